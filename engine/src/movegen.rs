@@ -1,0 +1,138 @@
+//! Legal move generation for every phase and every game of the family.
+//!
+//! One generator walks the moves; what happens to each is up to a [`Sink`]. The callback sink
+//! hands out every move (query, play, solver); the counting sink adds the number of capture
+//! choices of a mill-forming move with one popcount, which makes bulk counting for perft cheap
+//! without a second generator.
+
+use crate::bitboard::{Bitboard, Point};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::Rules;
+
+/// Receives the moves of a position as the generator finds them.
+trait Sink {
+    /// A move that forms no mill (or a placement/slide in a game without captures).
+    fn plain(&mut self, from: Option<Point>, to: Point);
+    /// A move that forms a mill; one move per point of `removable` (never empty).
+    fn mill(&mut self, from: Option<Point>, to: Point, removable: Bitboard);
+}
+
+struct Each<F: FnMut(Move)>(F);
+
+impl<F: FnMut(Move)> Sink for Each<F> {
+    #[inline(always)]
+    fn plain(&mut self, from: Option<Point>, to: Point) {
+        (self.0)(Move::new(from, to, None));
+    }
+    #[inline(always)]
+    fn mill(&mut self, from: Option<Point>, to: Point, removable: Bitboard) {
+        for c in removable {
+            (self.0)(Move::new(from, to, Some(c)));
+        }
+    }
+}
+
+struct Count(u32);
+
+impl Sink for Count {
+    #[inline(always)]
+    fn plain(&mut self, _: Option<Point>, _: Point) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn mill(&mut self, _: Option<Point>, _: Point, removable: Bitboard) {
+        self.0 += removable.count();
+    }
+}
+
+/// The enemy stones a mill may remove: those outside mills, or any of them when all stand in
+/// mills.
+#[inline]
+pub fn removable(rules: &Rules, them: Bitboard) -> Bitboard {
+    let free = them - rules.board().in_lines(them);
+    if free.is_empty() {
+        them
+    } else {
+        free
+    }
+}
+
+/// True when the side to move may fly (exactly three stones on the board, none in hand).
+#[inline]
+pub fn can_fly(rules: &Rules, stones: Bitboard, hand: u8) -> bool {
+    rules.flying && hand == 0 && stones.count() == 3
+}
+
+#[inline(always)]
+fn generate<S: Sink>(pos: &Position, rules: &Rules, sink: &mut S) {
+    if pos.decided(rules).is_some() {
+        return;
+    }
+    let board = rules.board();
+    let us = pos.us();
+    let them = pos.them();
+    let empty = board.all() - us - them;
+    let hand = pos.our_hand();
+    let captures = rules.line_captures();
+    // Computed once per position, used by every mill-forming move.
+    let removable = if captures && !them.is_empty() {
+        removable(rules, them)
+    } else {
+        Bitboard::EMPTY
+    };
+    let mut emit = |from: Option<Point>, to: Point, after: Bitboard| {
+        if !removable.is_empty() && board.forms_line(after, to) {
+            sink.mill(from, to, removable);
+        } else {
+            sink.plain(from, to);
+        }
+    };
+    if hand > 0 {
+        for to in empty {
+            emit(None, to, us.with(to));
+        }
+    }
+    if rules.stones_move() && (hand == 0 || rules.place_or_move()) {
+        let fly = can_fly(rules, us, hand);
+        for from in us {
+            let targets = if fly {
+                empty
+            } else {
+                board.adjacent(from) & empty
+            };
+            let rest = us.without(from);
+            for to in targets {
+                emit(Some(from), to, rest.with(to));
+            }
+        }
+    }
+}
+
+/// Calls `f` with every legal move of the position (none when the game is over).
+#[inline]
+pub fn for_each_move(pos: &Position, rules: &Rules, f: impl FnMut(Move)) {
+    generate(pos, rules, &mut Each(f));
+}
+
+/// The number of legal moves, without building them.
+#[inline]
+pub fn count_moves(pos: &Position, rules: &Rules) -> u32 {
+    let mut c = Count(0);
+    generate(pos, rules, &mut c);
+    c.0
+}
+
+/// Every legal move, in generation order.
+pub fn legal_moves(pos: &Position, rules: &Rules) -> Vec<Move> {
+    let mut v = Vec::with_capacity(64);
+    for_each_move(pos, rules, |m| v.push(m));
+    v
+}
+
+/// True when `mv` is legal in `pos`.
+pub fn is_legal(pos: &Position, rules: &Rules, mv: Move) -> bool {
+    let mut found = false;
+    for_each_move(pos, rules, |m| found |= m == mv);
+    found
+}

@@ -1,0 +1,190 @@
+//! The games of the family and their rule options, as values.
+//!
+//! A [`Rules`] value is everything the move generator needs besides the position: which board,
+//! how many stones, and the flags that distinguish the games (flying, captures on a mill or a
+//! line that wins at once, placing or moving at will). Games differ only in these values; there
+//! is one move generator for all of them.
+
+use crate::board::{Board, NINE, SIX, THREE, TICTACTOE, TWELVE};
+use core::fmt;
+use core::str::FromStr;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Game {
+    Nine,
+    Twelve,
+    Six,
+    Lasker,
+    Three,
+    TicTacToe,
+}
+
+impl Game {
+    pub const ALL: [Game; 6] = [
+        Game::Nine,
+        Game::Twelve,
+        Game::Six,
+        Game::Lasker,
+        Game::Three,
+        Game::TicTacToe,
+    ];
+
+    /// The name used on the command line and in database headers.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Game::Nine => "nine",
+            Game::Twelve => "twelve",
+            Game::Six => "six",
+            Game::Lasker => "lasker",
+            Game::Three => "three",
+            Game::TicTacToe => "tictactoe",
+        }
+    }
+
+    /// A stable number for file headers; never reuse one.
+    pub const fn id(self) -> u8 {
+        match self {
+            Game::Nine => 1,
+            Game::Twelve => 2,
+            Game::Six => 3,
+            Game::Lasker => 4,
+            Game::Three => 5,
+            Game::TicTacToe => 6,
+        }
+    }
+
+    pub fn from_id(id: u8) -> Option<Game> {
+        Game::ALL.into_iter().find(|g| g.id() == id)
+    }
+
+    pub const fn board(self) -> &'static Board {
+        match self {
+            Game::Nine | Game::Lasker => &NINE,
+            Game::Twelve => &TWELVE,
+            Game::Six => &SIX,
+            Game::Three => &THREE,
+            Game::TicTacToe => &TICTACTOE,
+        }
+    }
+}
+
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The name given is not a game this program knows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownGame(pub String);
+
+impl fmt::Display for UnknownGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<_> = Game::ALL.iter().map(|g| g.name()).collect();
+        write!(f, "unknown game `{}` (known: {})", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownGame {}
+
+impl FromStr for Game {
+    type Err = UnknownGame;
+    fn from_str(s: &str) -> Result<Game, UnknownGame> {
+        Game::ALL
+            .into_iter()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| UnknownGame(s.to_string()))
+    }
+}
+
+/// A game with its rule options.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub game: Game,
+    /// Stones each player has at the start (all in hand).
+    pub stones: u8,
+    /// A player with exactly three stones on the board and none in hand may move to any
+    /// empty point.
+    pub flying: bool,
+}
+
+impl Rules {
+    /// The standard rules of a game (RULES.md).
+    pub const fn standard(game: Game) -> Rules {
+        let (stones, flying) = match game {
+            Game::Nine => (9, true),
+            Game::Twelve => (12, true),
+            Game::Six => (6, false),
+            Game::Lasker => (10, true),
+            Game::Three => (3, false),
+            Game::TicTacToe => (5, false),
+        };
+        Rules {
+            game,
+            stones,
+            flying,
+        }
+    }
+
+    pub const fn nine() -> Rules {
+        Rules::standard(Game::Nine)
+    }
+
+    #[inline]
+    pub const fn board(&self) -> &'static Board {
+        self.game.board()
+    }
+
+    /// Forming a mill removes an enemy stone (mill games); otherwise a line wins at once.
+    #[inline]
+    pub const fn line_captures(&self) -> bool {
+        !self.line_wins()
+    }
+
+    /// Completing a line ends the game (Three Men's Morris, tic-tac-toe).
+    #[inline]
+    pub const fn line_wins(&self) -> bool {
+        matches!(self.game, Game::Three | Game::TicTacToe)
+    }
+
+    /// Stones move once placed (every game but tic-tac-toe).
+    #[inline]
+    pub const fn stones_move(&self) -> bool {
+        !matches!(self.game, Game::TicTacToe)
+    }
+
+    /// A player may move a stone even while stones remain in hand (Lasker Morris).
+    #[inline]
+    pub const fn place_or_move(&self) -> bool {
+        matches!(self.game, Game::Lasker)
+    }
+
+    /// A player with fewer stones than this on board and in hand together has lost.
+    #[inline]
+    pub const fn min_stones(&self) -> u32 {
+        if self.line_captures() {
+            3
+        } else {
+            0
+        }
+    }
+
+    /// Having no legal move is a draw (a full tic-tac-toe board) rather than a loss.
+    #[inline]
+    pub const fn blocked_is_draw(&self) -> bool {
+        matches!(self.game, Game::TicTacToe)
+    }
+
+    /// Hand counts must follow strict alternation of placements (not in Lasker, where a
+    /// player may move instead of placing).
+    #[inline]
+    pub const fn alternate_placement(&self) -> bool {
+        !self.place_or_move()
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::nine()
+    }
+}
