@@ -1,1 +1,60 @@
-fn main() {}
+//! `morris`: solve, query and play Nine Men's Morris and its family from the command line.
+
+mod commands;
+mod options;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "morris",
+    version,
+    about = "Retrograde-analysis solver and toolkit for Nine Men's Morris and its family",
+    long_about = "Retrograde-analysis solver and toolkit for Nine Men's Morris and its family.\n\n\
+Positions are written `W:<points> B:<points> <w|b> <white in hand> <black in hand>`, e.g.\n\
+`W:d7,g1,g7 B:a4,d5,g4 b 0 0`, or `startpos`. Moves: `d6`, `d6-d5`, `a1xd7`, `b6-c5xg4`."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Show(commands::show::Args),
+    Moves(commands::moves::Args),
+    Perft(commands::perft::Args),
+}
+
+/// A failure the user can act on; printed as one line, exit code 2 for bad input and 1 for
+/// failures of the environment (files, disk).
+pub struct Failure {
+    pub message: String,
+    pub code: u8,
+}
+
+impl Failure {
+    pub fn input(message: impl std::fmt::Display) -> Failure {
+        Failure {
+            message: message.to_string(),
+            code: 2,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Show(a) => commands::show::run(a),
+        Command::Moves(a) => commands::moves::run(a),
+        Command::Perft(a) => commands::perft::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("error: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}

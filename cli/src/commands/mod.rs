@@ -1,0 +1,3 @@
+pub mod moves;
+pub mod perft;
+pub mod show;

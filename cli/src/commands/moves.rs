@@ -1,0 +1,43 @@
+use crate::options::{position, RuleArgs};
+use crate::Failure;
+use morris_engine::{legal_moves, Outcome, Reason};
+
+/// List every legal move of a position
+#[derive(clap::Args)]
+#[command(
+    after_help = "Examples:\n  morris moves startpos\n  morris moves 'W:a1,d1,a4 B:g7,g4,g1,d6 w 0 0'"
+)]
+pub struct Args {
+    /// The position (notation of RULES.md, or `startpos`)
+    position: String,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let rules = args.rules.rules();
+    let pos = position(&args.position, &rules)?;
+    let board = rules.board();
+    for m in legal_moves(&pos, &rules) {
+        println!("{}", m.notation(board));
+    }
+    if let Some(o) = pos.outcome(&rules) {
+        eprintln!("{}", describe_outcome(o));
+    }
+    Ok(())
+}
+
+/// One line saying how a finished game ended.
+pub fn describe_outcome(o: Outcome) -> String {
+    match o {
+        Outcome::Draw => "game over: draw (no legal move)".to_string(),
+        Outcome::Win { winner, reason } => {
+            let why = match reason {
+                Reason::TooFewStones => "the loser has fewer than three stones",
+                Reason::NoMoves => "the side to move has no legal move",
+                Reason::Line => "a line was completed",
+            };
+            format!("game over: {} wins ({why})", winner.name())
+        }
+    }
+}
