@@ -1,0 +1,90 @@
+//! Un-moves: the positions one quiet move before a given one.
+//!
+//! Inside a moving-phase pair only moves that form no mill stay in the pair (a mill captures,
+//! and the capture leads into a smaller sub-database), so the un-move generator yields exactly
+//! the parents whose move into the child formed no mill. It is the inverse of the engine's
+//! forward generator restricted to quiet moves; the tests check the two against each other.
+
+use morris_engine::movegen::can_fly;
+use morris_engine::{Bitboard, Rules};
+
+/// Calls `f(parent_us, parent_them)` for every position, seen from its side to move, from which
+/// the owner of `them` reached `(us, them)` by a quiet move (slide, or fly at three stones).
+#[inline]
+pub fn for_each_parent(rules: &Rules, us: Bitboard, them: Bitboard, mut f: impl FnMut(Bitboard, Bitboard)) {
+    let board = rules.board();
+    let empty = board.all() - us - them;
+    let fly = can_fly(rules, them, 0);
+    for to in them {
+        // A stone that arrived on `to` and completes a line there would have captured.
+        if board.forms_line(them, to) {
+            continue;
+        }
+        let rest = them.without(to);
+        let sources = if fly { empty } else { board.adjacent(to) & empty };
+        for from in sources {
+            f(rest.with(from), us);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use morris_engine::{for_each_move, Color, Position};
+    use proptest::prelude::*;
+
+    /// Random disjoint stone sets of the given sizes on the 24 points.
+    fn sets(seed: u64, m: u32, o: u32) -> (Bitboard, Bitboard) {
+        let mut x = seed | 1;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % 24) as u8
+        };
+        let (mut us, mut them) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        while us.count() < m {
+            us = us.with(next());
+        }
+        while them.count() < o {
+            let p = next();
+            if !us.contains(p) {
+                them = them.with(p);
+            }
+        }
+        (us, them)
+    }
+
+    fn quiet_children(rules: &Rules, us: Bitboard, them: Bitboard) -> Vec<(Bitboard, Bitboard)> {
+        let pos = Position::from_sides(us, them, [0, 0], Color::White);
+        let mut v = Vec::new();
+        for_each_move(&pos, rules, |m| {
+            if m.capture().is_none() {
+                let n = pos.play(m);
+                v.push((n.us(), n.them()));
+            }
+        });
+        v
+    }
+
+    proptest! {
+        /// Un-moves are exactly the inverse of the forward quiet moves.
+        #[test]
+        fn unmoves_invert_quiet_moves(seed in any::<u64>(), m in 3u32..=9, o in 3u32..=9, flying in any::<bool>()) {
+            let rules = Rules { flying, ..Rules::nine() };
+            let (us, them) = sets(seed, m, o);
+            // Forward: every quiet child lists this position among its parents.
+            for (cu, ct) in quiet_children(&rules, us, them) {
+                let mut found = 0;
+                for_each_parent(&rules, cu, ct, |pu, pt| found += (pu == us && pt == them) as u32);
+                prop_assert_eq!(found, 1);
+            }
+            // Backward: every parent has this position among its quiet children, once.
+            for_each_parent(&rules, us, them, |pu, pt| {
+                let n = quiet_children(&rules, pu, pt).iter().filter(|&&c| c == (us, them)).count();
+                assert_eq!(n, 1, "parent {pu:?} {pt:?}");
+            });
+        }
+    }
+}
