@@ -1,6 +1,7 @@
 //! The parallel retrograde solver of `morris`: the moving phase by retrograde analysis with
 //! successor counting, verification by forward recomputation, statistics and probing.
 
+pub mod memory;
 pub mod progress;
 pub mod retro;
 pub mod unmove;

@@ -26,8 +26,6 @@ use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 const CHUNK: u64 = 1 << 16;
 /// Longest distance a pair can hold (codes are u16; real games stay far below).
 const MAX_LEVEL: usize = 1 << 14;
-/// A position has at most this many quiet moves on any board of the family.
-const MAX_MOVES: usize = 256;
 
 /// A code for a decided slot.
 #[inline]
@@ -36,42 +34,12 @@ fn code(plies: u32) -> u16 {
     plies as u16 + 1
 }
 
-/// A small sorted set of slot numbers, on the stack.
-struct Slots {
-    items: [u64; MAX_MOVES],
-    len: usize,
-}
-
-impl Slots {
-    #[inline]
-    fn new() -> Slots {
-        Slots {
-            items: [0; MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    #[inline]
-    fn push(&mut self, i: u64) {
-        assert!(self.len < MAX_MOVES, "more moves than the solver provides for");
-        self.items[self.len] = i;
-        self.len += 1;
-    }
-
-    /// Sorts and removes duplicates; returns the distinct slots.
-    #[inline]
-    fn distinct(&mut self) -> &[u64] {
-        let s = &mut self.items[..self.len];
-        s.sort_unstable();
-        let mut n = 0;
-        for k in 0..s.len() {
-            if k == 0 || s[k] != s[k - 1] {
-                s[n] = s[k];
-                n += 1;
-            }
-        }
-        &self.items[..n]
-    }
+/// Sorts a list of slot numbers and removes duplicates in place.
+#[inline]
+fn distinct(v: &mut Vec<u64>) -> &[u64] {
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 /// One key of the pair being solved: its index and its working arrays.
@@ -185,6 +153,7 @@ impl Pair<'_> {
     fn init(&self, s: usize, range: std::ops::Range<u64>) {
         let side = &self.sides[s];
         let child_index = &self.sides[self.other(s)].index;
+        let mut children = Vec::with_capacity(64);
         side.index.for_each_in(range, |i, us, them| {
             if side.index.is_hole(i) {
                 return;
@@ -193,7 +162,7 @@ impl Pair<'_> {
             let mut fastest_win = u32::MAX;
             let mut longest_capture: Option<u32> = None;
             let mut capture_draw = false;
-            let mut children = Slots::new();
+            children.clear();
             for_each_move(&pos, &self.rules, |m| {
                 let next = pos.play(m);
                 if m.capture().is_some() {
@@ -211,7 +180,7 @@ impl Pair<'_> {
                 self.decide(s, i, fastest_win);
                 return;
             }
-            let n = children.distinct().len() + capture_draw as usize;
+            let n = distinct(&mut children).len() + capture_draw as usize;
             if n == 0 {
                 self.decide(s, i, longest_capture.map_or(0, |p| p + 1));
             } else {
@@ -227,16 +196,17 @@ impl Pair<'_> {
         let parents_side = &self.sides[o];
         let target = code(d);
         let child_lost = d % 2 == 0;
+        let mut parents = Vec::with_capacity(64);
         for i in range {
             if side.state[i as usize].load(Relaxed) != target {
                 continue;
             }
             let (us, them) = side.index.unindex(i);
-            let mut parents = Slots::new();
+            parents.clear();
             for_each_parent(&self.rules, us, them, |pu, pt| {
                 parents.push(parents_side.index.index(pu, pt));
             });
-            for &p in parents.distinct() {
+            for &p in distinct(&mut parents) {
                 let cell = &parents_side.state[p as usize];
                 if child_lost {
                     let win = code(d + 1);

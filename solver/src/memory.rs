@@ -1,0 +1,67 @@
+//! Whole solves held in memory: small games and tests, without files.
+
+use crate::progress::Progress;
+use crate::retro::solve_pair;
+use crate::Lower;
+use morris_db::{Index, Key};
+use morris_engine::{Bitboard, Rules};
+use std::collections::HashMap;
+
+/// Every moving-phase key of a solve, with its codes (0 = draw or hole, else plies + 1).
+pub struct Solution {
+    rules: Rules,
+    keys: HashMap<Key, (Index, Vec<u16>)>,
+}
+
+/// The moving-phase pairs with 3..=`max` stones a side, in an order where every pair comes
+/// after the pairs its captures lead into; each pair is named by its key with `us >= them`.
+pub fn moving_pairs(min: u8, max: u8) -> Vec<Key> {
+    let mut pairs = Vec::new();
+    for total in 2 * min..=2 * max {
+        for us in (min..=max).rev() {
+            let them = total as i32 - us as i32;
+            if them >= min as i32 && them <= us as i32 {
+                pairs.push(Key::moving(us, them as u8));
+            }
+        }
+    }
+    pairs
+}
+
+impl Solution {
+    /// Solves every moving-phase pair with 3..=`max` stones a side.
+    pub fn solve_moving(rules: &Rules, max: u8, progress: &dyn Progress) -> Solution {
+        let mut sol = Solution {
+            rules: *rules,
+            keys: HashMap::new(),
+        };
+        for key in moving_pairs(3, max) {
+            let solved = solve_pair(rules, key, &sol, progress);
+            for (k, codes) in solved.keys {
+                sol.keys.insert(k, (Index::new(rules.board(), k), codes));
+            }
+        }
+        sol
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The codes of one key, with its index.
+    pub fn key(&self, key: Key) -> Option<(&Index, &[u16])> {
+        self.keys.get(&key).map(|(i, c)| (i, c.as_slice()))
+    }
+}
+
+impl Lower for Solution {
+    fn plies(&self, us: Bitboard, them: Bitboard) -> Option<u32> {
+        if us.count() < self.rules.min_stones() {
+            return Some(0);
+        }
+        let key = Key::moving(us.count() as u8, them.count() as u8);
+        let (index, codes) = &self.keys[&key];
+        let c = codes[index.index(us, them) as usize];
+        (c != 0).then(|| c as u32 - 1)
+    }
+}
