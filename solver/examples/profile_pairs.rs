@@ -14,7 +14,10 @@ impl Log {
         if let Some((phase, total, t)) = self.0.lock().unwrap().take() {
             let s = t.elapsed().as_secs_f64();
             if s > 0.05 {
-                eprintln!("{phase:>12} {total:>12} slots {s:>8.3} s {:>8.2} M/s", total as f64 / s / 1e6);
+                eprintln!(
+                    "{phase:>12} {total:>12} slots {s:>8.3} s {:>8.2} M/s",
+                    total as f64 / s / 1e6
+                );
             }
         }
     }
@@ -29,7 +32,9 @@ impl Progress for Log {
 }
 
 fn main() {
-    let max: u8 = std::env::args().nth(1).map_or(5, |s| s.parse().expect("a number"));
+    let max: u8 = std::env::args()
+        .nth(1)
+        .map_or(5, |s| s.parse().expect("a number"));
     let log = Log(Mutex::new(None));
     let t = Instant::now();
     let _ = Solution::solve_moving(&Rules::nine(), max, &log);

@@ -4,12 +4,16 @@
 pub mod memory;
 pub mod progress;
 pub mod retro;
+pub mod stats;
 pub mod unmove;
+pub mod value;
+pub mod verify;
 
 use morris_engine::Bitboard;
 
-/// Solved positions with fewer stones, read when a capture leaves the pair being solved.
-pub trait Lower: Sync {
+/// A source of solved moving-phase values: the smaller sub-databases a capture leads into
+/// while a pair is solved, or every sub-database for verify and query.
+pub trait Lookup: Sync {
     /// The distance in plies of `(us, them)` (side to move first) to the end of the game, or
     /// `None` for a draw. Positions where `us` is below three stones are lost in 0.
     fn plies(&self, us: Bitboard, them: Bitboard) -> Option<u32>;

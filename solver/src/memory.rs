@@ -2,7 +2,7 @@
 
 use crate::progress::Progress;
 use crate::retro::solve_pair;
-use crate::Lower;
+use crate::Lookup;
 use morris_db::{Index, Key};
 use morris_engine::{Bitboard, Rules};
 use std::collections::HashMap;
@@ -54,7 +54,7 @@ impl Solution {
     }
 }
 
-impl Lower for Solution {
+impl Lookup for Solution {
     fn plies(&self, us: Bitboard, them: Bitboard) -> Option<u32> {
         if us.count() < self.rules.min_stones() {
             return Some(0);

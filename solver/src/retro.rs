@@ -16,7 +16,7 @@
 
 use crate::progress::Progress;
 use crate::unmove::for_each_parent;
-use crate::Lower;
+use crate::Lookup;
 use morris_db::{Index, Key};
 use morris_engine::{for_each_move, Bitboard, Color, Position, Rules};
 use rayon::prelude::*;
@@ -82,13 +82,13 @@ pub struct Solved {
 struct Pair<'a> {
     rules: Rules,
     sides: Vec<Side>,
-    lower: &'a dyn Lower,
+    lower: &'a dyn Lookup,
     /// Slots waiting at each level (decided, not yet propagated).
     pending: Vec<AtomicU64>,
 }
 
 /// Solves the moving-phase pair of `key` (and its colour swap), reading captures from `lower`.
-pub fn solve_pair(rules: &Rules, key: Key, lower: &dyn Lower, progress: &dyn Progress) -> Solved {
+pub fn solve_pair(rules: &Rules, key: Key, lower: &dyn Lookup, progress: &dyn Progress) -> Solved {
     let mut keys = vec![key];
     if key.swapped() != key {
         keys.push(key.swapped());
@@ -124,7 +124,12 @@ pub fn solve_pair(rules: &Rules, key: Key, lower: &dyn Lower, progress: &dyn Pro
         keys: pair
             .sides
             .into_iter()
-            .map(|s| (s.key, s.state.into_iter().map(AtomicU16::into_inner).collect()))
+            .map(|s| {
+                (
+                    s.key,
+                    s.state.into_iter().map(AtomicU16::into_inner).collect(),
+                )
+            })
             .collect(),
     }
 }

@@ -11,7 +11,12 @@ use morris_engine::{Bitboard, Rules};
 /// Calls `f(parent_us, parent_them)` for every position, seen from its side to move, from which
 /// the owner of `them` reached `(us, them)` by a quiet move (slide, or fly at three stones).
 #[inline]
-pub fn for_each_parent(rules: &Rules, us: Bitboard, them: Bitboard, mut f: impl FnMut(Bitboard, Bitboard)) {
+pub fn for_each_parent(
+    rules: &Rules,
+    us: Bitboard,
+    them: Bitboard,
+    mut f: impl FnMut(Bitboard, Bitboard),
+) {
     let board = rules.board();
     let empty = board.all() - us - them;
     let fly = can_fly(rules, them, 0);
@@ -21,7 +26,11 @@ pub fn for_each_parent(rules: &Rules, us: Bitboard, them: Bitboard, mut f: impl 
             continue;
         }
         let rest = them.without(to);
-        let sources = if fly { empty } else { board.adjacent(to) & empty };
+        let sources = if fly {
+            empty
+        } else {
+            board.adjacent(to) & empty
+        };
         for from in sources {
             f(rest.with(from), us);
         }

@@ -4,7 +4,7 @@ use morris_db::Key;
 use morris_engine::{Position, Rules};
 use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
-use morris_solver::Lower;
+use morris_solver::Lookup;
 
 #[test]
 fn gasser_three_three() {
@@ -22,7 +22,10 @@ fn gasser_three_three() {
         }
     }
     let share = wins as f64 / classes as f64;
-    eprintln!("3-3: {wins} wins of {classes} classes ({:.2}%)", 100.0 * share);
+    eprintln!(
+        "3-3: {wins} wins of {classes} classes ({:.2}%)",
+        100.0 * share
+    );
     assert!((0.82..0.84).contains(&share), "{share}");
     let p = Position::parse("W:d7,g1,g7 B:a4,d5,g4 b 0 0", &rules).unwrap();
     assert_eq!(sol.plies(p.us(), p.them()), Some(26));

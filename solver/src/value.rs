@@ -1,0 +1,92 @@
+//! Game values as distances: `Some(plies)` to the end of the game under perfect play, `None`
+//! for a draw. A win always takes an odd number of plies (the winner makes the last move), a
+//! loss an even number, so the distance alone carries the value.
+
+use core::fmt;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Value {
+    pub fn of(plies: Option<u32>) -> Value {
+        match plies {
+            None => Value::Draw,
+            Some(p) if p % 2 == 1 => Value::Win,
+            Some(_) => Value::Loss,
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Value::Win => "win",
+            Value::Draw => "draw",
+            Value::Loss => "loss",
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The minimax rule: the distance of a position from the distances of its children (each
+/// seen from the child's side to move). The winner takes the fastest win, the loser the
+/// slowest loss; no children at all is a loss in 0.
+pub fn from_children(children: impl IntoIterator<Item = Option<u32>>) -> Option<u32> {
+    let mut fastest_win = None::<u32>;
+    let mut draw = false;
+    let mut slowest_loss = None::<u32>;
+    for child in children {
+        match child {
+            Some(p) if p % 2 == 0 => {
+                fastest_win = Some(fastest_win.map_or(p + 1, |w| w.min(p + 1)))
+            }
+            Some(p) => slowest_loss = Some(slowest_loss.map_or(p + 1, |l| l.max(p + 1))),
+            None => draw = true,
+        }
+    }
+    match (fastest_win, draw) {
+        (Some(w), _) => Some(w),
+        (None, true) => None,
+        (None, false) => Some(slowest_loss.unwrap_or(0)),
+    }
+}
+
+/// Orders moves best first for the mover: fastest win, then draws, then slowest loss. Takes
+/// the distance of the move's outcome for the mover.
+pub fn preference(plies: Option<u32>) -> (u8, i64) {
+    match plies {
+        Some(p) if p % 2 == 1 => (0, p as i64),
+        None => (1, 0),
+        Some(p) => (2, -(p as i64)),
+    }
+}
+
+/// The mover's distance after a move, from the child's distance.
+pub fn after_move(child: Option<u32>) -> Option<u32> {
+    child.map(|p| p + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minimax_rule() {
+        assert_eq!(from_children([]), Some(0));
+        assert_eq!(from_children([Some(1), Some(3)]), Some(4));
+        assert_eq!(from_children([Some(1), None]), None);
+        assert_eq!(from_children([Some(1), None, Some(4), Some(2)]), Some(3));
+        assert_eq!(Value::of(Some(26)), Value::Loss);
+        assert_eq!(Value::of(Some(1)), Value::Win);
+        let mut v = [Some(2), None, Some(5), Some(1), Some(6)];
+        v.sort_by_key(|&p| preference(p));
+        assert_eq!(v, [Some(1), Some(5), None, Some(6), Some(2)]);
+    }
+}
