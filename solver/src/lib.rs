@@ -3,6 +3,7 @@
 
 pub mod memory;
 pub mod progress;
+pub mod query;
 pub mod retro;
 pub mod stats;
 pub mod unmove;

@@ -1,0 +1,38 @@
+//! Answers for one position: its value and distance, and every legal move ranked.
+
+use crate::value::{after_move, preference};
+use crate::Lookup;
+use morris_engine::{for_each_move, Move, Position, Rules};
+
+/// A legal move and where it leads, for the player making it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RankedMove {
+    pub mv: Move,
+    /// Distance to the end for the mover after this move (`None`: draw).
+    pub plies: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// Distance to the end for the side to move (`None`: draw).
+    pub plies: Option<u32>,
+    /// Every legal move, best first: fastest win, then draws, then slowest loss.
+    pub moves: Vec<RankedMove>,
+}
+
+/// Ranks the moves of a moving-phase position from solved values.
+pub fn answer(rules: &Rules, pos: &Position, lookup: &dyn Lookup) -> Answer {
+    let mut moves = Vec::new();
+    for_each_move(pos, rules, |mv| {
+        let next = pos.play(mv);
+        moves.push(RankedMove {
+            mv,
+            plies: after_move(lookup.plies(next.us(), next.them())),
+        });
+    });
+    moves.sort_by_key(|m| preference(m.plies));
+    Answer {
+        plies: lookup.plies(pos.us(), pos.them()),
+        moves,
+    }
+}
