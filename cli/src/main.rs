@@ -2,6 +2,7 @@
 
 mod commands;
 mod options;
+mod progress;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -25,6 +26,13 @@ enum Command {
     Show(commands::show::Args),
     Moves(commands::moves::Args),
     Perft(commands::perft::Args),
+    Plan(commands::plan::Args),
+    Solve(commands::solve::Args),
+    Verify(commands::verify::Args),
+    Stats(commands::stats::Args),
+    Query(commands::query::Args),
+    #[command(subcommand)]
+    Db(commands::db::Command),
 }
 
 /// A failure the user can act on; printed as one line, exit code 2 for bad input and 1 for
@@ -35,10 +43,19 @@ pub struct Failure {
 }
 
 impl Failure {
+    /// Bad input from the user: exit code 2.
     pub fn input(message: impl std::fmt::Display) -> Failure {
         Failure {
             message: message.to_string(),
             code: 2,
+        }
+    }
+
+    /// A failure of files or of the checks: exit code 1.
+    pub fn failed(message: impl std::fmt::Display) -> Failure {
+        Failure {
+            message: message.to_string(),
+            code: 1,
         }
     }
 }
@@ -49,6 +66,12 @@ fn main() -> ExitCode {
         Command::Show(a) => commands::show::run(a),
         Command::Moves(a) => commands::moves::run(a),
         Command::Perft(a) => commands::perft::run(a),
+        Command::Plan(a) => commands::plan::run(a),
+        Command::Solve(a) => commands::solve::run(a),
+        Command::Verify(a) => commands::verify::run(a),
+        Command::Stats(a) => commands::stats::run(a),
+        Command::Query(a) => commands::query::run(a),
+        Command::Db(c) => commands::db::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

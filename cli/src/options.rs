@@ -33,3 +33,53 @@ impl RuleArgs {
 pub fn position(text: &str, rules: &Rules) -> Result<Position, Failure> {
     Position::parse(text, rules).map_err(Failure::input)
 }
+
+/// Options naming a database directory and the part of it to work on.
+#[derive(Args, Clone, Debug)]
+pub struct DbArgs {
+    /// The database directory (created by `solve`)
+    #[arg(long, value_name = "DIR")]
+    pub db: std::path::PathBuf,
+    /// Most stones a side on the board (3..=stones of the game)
+    #[arg(long, value_name = "N")]
+    pub max_stones: Option<u8>,
+    /// Only the pair M-O (with O-M), e.g. `4-3`
+    #[arg(long, value_name = "M-O", value_parser = parse_pair)]
+    pub only: Option<(u8, u8)>,
+}
+
+fn parse_pair(s: &str) -> Result<(u8, u8), String> {
+    let bad = || format!("`{s}` is not a pair of stone counts like `4-3`");
+    let (m, o) = s.split_once('-').ok_or_else(bad)?;
+    Ok((m.parse().map_err(|_| bad())?, o.parse().map_err(|_| bad())?))
+}
+
+impl DbArgs {
+    /// The largest number of stones a side, checked against the game.
+    pub fn max_stones(&self, rules: &Rules) -> Result<u8, Failure> {
+        let n = self.max_stones.unwrap_or(rules.stones);
+        if n < 3 || n > rules.stones {
+            return Err(Failure::input(format!(
+                "--max-stones must be from 3 to {} for {}",
+                rules.stones, rules.game
+            )));
+        }
+        Ok(n)
+    }
+}
+
+/// Sets the number of worker threads (default: one per core).
+pub fn threads(n: Option<usize>) -> Result<(), Failure> {
+    if let Some(n) = n {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| Failure::failed(format!("cannot start {n} threads: {e}")))?;
+    }
+    Ok(())
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    morris_db::plan::thousands(n)
+}

@@ -1,16 +1,22 @@
 //! Whole solves held in memory: small games and tests, without files.
 
 use crate::progress::Progress;
-use crate::retro::solve_pair;
+use crate::retro::{plies, solve_pair};
 use crate::Lookup;
 use morris_db::{Index, Key};
 use morris_engine::{Bitboard, Rules};
-use std::collections::HashMap;
 
 /// Every moving-phase key of a solve, with its codes (0 = draw or hole, else plies + 1).
 pub struct Solution {
     rules: Rules,
-    keys: HashMap<Key, (Index, Vec<u16>)>,
+    /// By `slot(us, them)`: a flat table rather than a map, as it is read in the hot loop.
+    keys: Vec<Option<(Index, Vec<u16>)>>,
+}
+
+/// Stones per side are below 32 on every board.
+#[inline]
+fn slot(us: u32, them: u32) -> usize {
+    (us * 32 + them) as usize
 }
 
 /// The moving-phase pairs with 3..=`max` stones a side, in an order where every pair comes
@@ -33,12 +39,13 @@ impl Solution {
     pub fn solve_moving(rules: &Rules, max: u8, progress: &dyn Progress) -> Solution {
         let mut sol = Solution {
             rules: *rules,
-            keys: HashMap::new(),
+            keys: (0..32 * 32).map(|_| None).collect(),
         };
         for key in moving_pairs(3, max) {
             let solved = solve_pair(rules, key, &sol, progress);
             for (k, codes) in solved.keys {
-                sol.keys.insert(k, (Index::new(rules.board(), k), codes));
+                sol.keys[slot(k.us as u32, k.them as u32)] =
+                    Some((Index::new(rules.board(), k), codes));
             }
         }
         sol
@@ -50,7 +57,9 @@ impl Solution {
 
     /// The codes of one key, with its index.
     pub fn key(&self, key: Key) -> Option<(&Index, &[u16])> {
-        self.keys.get(&key).map(|(i, c)| (i, c.as_slice()))
+        self.keys[slot(key.us as u32, key.them as u32)]
+            .as_ref()
+            .map(|(i, c)| (i, c.as_slice()))
     }
 }
 
@@ -59,9 +68,9 @@ impl Lookup for Solution {
         if us.count() < self.rules.min_stones() {
             return Some(0);
         }
-        let key = Key::moving(us.count() as u8, them.count() as u8);
-        let (index, codes) = &self.keys[&key];
-        let c = codes[index.index(us, them) as usize];
-        (c != 0).then(|| c as u32 - 1)
+        let (index, codes) = self.keys[slot(us.count(), them.count())]
+            .as_ref()
+            .expect("captures lead into solved keys");
+        plies(codes[index.index(us, them) as usize])
     }
 }

@@ -34,6 +34,12 @@ fn code(plies: u32) -> u16 {
     plies as u16 + 1
 }
 
+/// The distance a code stands for (`None`: draw, or a hole).
+#[inline]
+pub fn plies(code: u16) -> Option<u32> {
+    (code != 0).then(|| code as u32 - 1)
+}
+
 /// Sorts a list of slot numbers and removes duplicates in place.
 #[inline]
 fn distinct(v: &mut Vec<u64>) -> &[u64] {

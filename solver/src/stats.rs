@@ -1,6 +1,6 @@
 //! Counts of wins, draws and losses per key, one per symmetry class (holes skipped).
 
-use crate::value::Value;
+use crate::value::{value_of, Value};
 use morris_db::{Index, Key};
 use rayon::prelude::*;
 
@@ -15,7 +15,7 @@ pub struct KeyStats {
 
 impl KeyStats {
     pub fn add(&mut self, plies: Option<u32>) {
-        match Value::of(plies) {
+        match value_of(plies) {
             Value::Win => {
                 self.wins += 1;
                 self.max_win_plies = self.max_win_plies.max(plies);

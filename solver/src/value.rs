@@ -2,37 +2,12 @@
 //! for a draw. A win always takes an odd number of plies (the winner makes the last move), a
 //! loss an even number, so the distance alone carries the value.
 
-use core::fmt;
+use morris_db::format::Outcome;
+pub use morris_db::format::Value;
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Value {
-    Win,
-    Draw,
-    Loss,
-}
-
-impl Value {
-    pub fn of(plies: Option<u32>) -> Value {
-        match plies {
-            None => Value::Draw,
-            Some(p) if p % 2 == 1 => Value::Win,
-            Some(_) => Value::Loss,
-        }
-    }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Value::Win => "win",
-            Value::Draw => "draw",
-            Value::Loss => "loss",
-        }
-    }
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
+/// The value a distance stands for.
+pub fn value_of(plies: Option<u32>) -> Value {
+    plies.map_or(Outcome::DRAW, Outcome::in_plies).value()
 }
 
 /// The minimax rule: the distance of a position from the distances of its children (each
@@ -83,8 +58,9 @@ mod tests {
         assert_eq!(from_children([Some(1), Some(3)]), Some(4));
         assert_eq!(from_children([Some(1), None]), None);
         assert_eq!(from_children([Some(1), None, Some(4), Some(2)]), Some(3));
-        assert_eq!(Value::of(Some(26)), Value::Loss);
-        assert_eq!(Value::of(Some(1)), Value::Win);
+        assert_eq!(value_of(Some(26)), Value::Loss);
+        assert_eq!(value_of(Some(1)), Value::Win);
+        assert_eq!(value_of(None), Value::Draw);
         let mut v = [Some(2), None, Some(5), Some(1), Some(6)];
         v.sort_by_key(|&p| preference(p));
         assert_eq!(v, [Some(1), Some(5), None, Some(6), Some(2)]);

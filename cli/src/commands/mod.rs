@@ -1,3 +1,9 @@
+pub mod db;
 pub mod moves;
 pub mod perft;
+pub mod plan;
+pub mod query;
 pub mod show;
+pub mod solve;
+pub mod stats;
+pub mod verify;

@@ -1,0 +1,95 @@
+use crate::commands::verify::{needed_keys, open_all};
+use crate::options::{position, RuleArgs};
+use crate::Failure;
+use morris_db::Key;
+use morris_engine::render;
+use morris_solver::query::answer;
+use morris_solver::store::Store;
+use morris_solver::value::value_of;
+
+/// The value and distance of a position, and every legal move ranked
+#[derive(clap::Args)]
+#[command(
+    after_help = "Values are for the side to move in the queried position; moves are ranked best first\n\
+(fastest win, then draws, then slowest loss).\n\n\
+Examples:\n  morris query --db dbs/nine 'W:d7,g1,g7 B:a4,d5,g4 b 0 0'\n  morris query --db dbs/nine --json 'W:a1,d1,g1,b4 B:a7,d7,g7 w'"
+)]
+pub struct Args {
+    /// The position (notation of RULES.md)
+    position: String,
+    /// The database directory
+    #[arg(long, value_name = "DIR")]
+    db: std::path::PathBuf,
+    /// Print JSON: {"value", "plies", "moves": [{"move", "value", "plies"}]}
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+fn text(p: Option<u32>) -> String {
+    match p {
+        None => "draw".to_string(),
+        Some(p) => format!("{} in {p} plies", value_of(Some(p))),
+    }
+}
+
+fn json_plies(p: Option<u32>) -> String {
+    p.map_or("null".to_string(), |p| p.to_string())
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let rules = args.rules.rules();
+    let pos = position(&args.position, &rules)?;
+    if pos.our_hand() > 0 || pos.their_hand() > 0 {
+        return Err(Failure::input(
+            "positions with stones in hand need the placement-phase databases, which this version does not build yet",
+        ));
+    }
+    let (us, them) = (pos.us().count() as u8, pos.them().count() as u8);
+    let mut store = Store::new(&args.db, rules);
+    if us >= 3 && them >= 3 {
+        open_all(
+            &mut store,
+            &needed_keys(Key::moving(us, them)),
+            us.max(them),
+        )?;
+    }
+    let a = answer(&rules, &pos, &store);
+    let board = rules.board();
+    if args.json {
+        let moves: Vec<String> = a
+            .moves
+            .iter()
+            .map(|m| {
+                format!(
+                    "{{\"move\": \"{}\", \"value\": \"{}\", \"plies\": {}}}",
+                    m.mv.notation(board),
+                    value_of(m.plies),
+                    json_plies(m.plies)
+                )
+            })
+            .collect();
+        println!(
+            "{{\"value\": \"{}\", \"plies\": {}, \"moves\": [{}]}}",
+            value_of(a.plies),
+            json_plies(a.plies),
+            moves.join(", ")
+        );
+        return Ok(());
+    }
+    println!("{}", render::draw(&pos, &rules));
+    println!();
+    println!("{} to move: {}", pos.side_to_move().name(), text(a.plies));
+    if a.moves.is_empty() {
+        println!("no legal move");
+    }
+    for m in &a.moves {
+        println!(
+            "  {:<10} {}",
+            m.mv.notation(board).to_string(),
+            text(m.plies)
+        );
+    }
+    Ok(())
+}

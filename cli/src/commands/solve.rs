@@ -1,0 +1,121 @@
+use crate::options::{thousands, threads, DbArgs, RuleArgs};
+use crate::progress::Bars;
+use crate::Failure;
+use morris_db::Key;
+use morris_solver::progress::Progress;
+use morris_solver::solve::{solve_moving, Job, Observer, PairReport, SolveError};
+use morris_solver::store::Store;
+
+/// Build the databases: every moving-phase pair in dependency order, resumable
+#[derive(clap::Args)]
+#[command(
+    after_help = "A killed or crashed solve restarts where it stopped: complete files are kept (checked by\n\
+checksum), unfinished ones are discarded. Solving a complete directory again does nothing.\n\n\
+Examples:\n  morris solve --db dbs/nine --max-stones 4\n  morris solve --db dbs/nine\n  morris solve --db dbs/nine --only 5-4 --threads 2"
+)]
+pub struct Args {
+    #[command(flatten)]
+    db: DbArgs,
+    /// Worker threads (default: one per core)
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+struct Report<'a> {
+    bars: &'a Bars,
+}
+
+impl Progress for Report<'_> {
+    fn start(&self, phase: &str, total: u64) {
+        self.bars.start(phase, total);
+    }
+    fn advance(&self, n: u64) {
+        self.bars.advance(n);
+    }
+}
+
+fn pair_name(keys: &[Key]) -> String {
+    keys.iter()
+        .map(|k| format!("{}-{}", k.us, k.them))
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+impl Observer for Report<'_> {
+    fn pair_started(&self, keys: &[Key], _slots: u64) {
+        self.bars.begin(&pair_name(keys));
+    }
+
+    fn pair_finished(&self, r: &PairReport) {
+        self.bars.done(r.slots);
+        let name = pair_name(&r.keys);
+        if !r.solved {
+            self.bars
+                .println(&format!("{name}: complete on disk, skipped"));
+            return;
+        }
+        let rate = r.slots as f64 / r.seconds.max(1e-9);
+        let mut line = format!(
+            "{name}: {} slots in {:.2} s ({:.2} M slots/s, {:.2} M/s per thread), peak memory {}",
+            thousands(r.slots),
+            r.seconds,
+            rate / 1e6,
+            rate / 1e6 / rayon::current_num_threads() as f64,
+            r.peak_bytes
+                .map_or("unknown".into(), morris_db::plan::bytes),
+        );
+        for (key, s) in &r.stats {
+            line += &format!(
+                "; {key}: {} wins, {} draws, {} losses",
+                thousands(s.wins),
+                thousands(s.draws),
+                thousands(s.losses)
+            );
+        }
+        self.bars.println(&line);
+    }
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let rules = args.rules.rules();
+    threads(args.threads)?;
+    let max_stones = args.db.max_stones(&rules)?;
+    let job = Job {
+        max_stones,
+        only: args.db.only,
+        stop_after_files: std::env::var("MORRIS_STOP_AFTER_FILES")
+            .ok()
+            .and_then(|v| v.parse().ok()),
+    };
+    let total: u64 = morris_db::plan::plan(&rules, max_stones)
+        .iter()
+        .map(|r| r.slots)
+        .sum();
+    let bars = Bars::new(total, "slots");
+    let mut store = Store::new(&args.db.db, rules);
+    let start = std::time::Instant::now();
+    let result = solve_moving(&mut store, &job, &Report { bars: &bars });
+    bars.finish();
+    let reports = result.map_err(|e| match e {
+        SolveError::MissingDependency { .. } | SolveError::NotInPlan { .. } => Failure::input(e),
+        e => Failure::failed(e),
+    })?;
+    let solved = reports.iter().filter(|r| r.solved).count();
+    if solved == 0 {
+        println!(
+            "nothing to do: all {} pair(s) are complete in {}",
+            reports.len(),
+            args.db.db.display()
+        );
+    } else {
+        println!(
+            "solved {solved} pair(s) of {} in {:.1} s; databases in {}",
+            reports.len(),
+            start.elapsed().as_secs_f64(),
+            args.db.db.display()
+        );
+    }
+    Ok(())
+}

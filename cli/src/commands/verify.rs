@@ -1,0 +1,101 @@
+use crate::options::{thousands, threads, DbArgs, RuleArgs};
+use crate::progress::Bars;
+use crate::Failure;
+use morris_db::format::Checks;
+use morris_db::Key;
+use morris_engine::{Color, Position};
+use morris_solver::store::Store;
+use morris_solver::verify::verify_key;
+
+/// Recompute every stored value from its successors and report mismatches
+#[derive(clap::Args)]
+#[command(
+    after_help = "Exit code 1 when any stored value disagrees with its successors.\n\n\
+Examples:\n  morris verify --db dbs/nine\n  morris verify --db dbs/nine --only 4-3"
+)]
+pub struct Args {
+    #[command(flatten)]
+    db: DbArgs,
+    /// Worker threads (default: one per core)
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// Mismatches printed per key at most
+    #[arg(long, default_value_t = 20)]
+    limit: usize,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+/// The keys a moving-phase key reads: itself, its colour swap, and where captures lead.
+pub fn needed_keys(key: Key) -> Vec<Key> {
+    let mut v = vec![key, key.swapped()];
+    if key.them > 3 {
+        v.push(Key::moving(key.them - 1, key.us));
+    }
+    v
+}
+
+/// Opens keys for reading, or says which file is missing and how to build it.
+pub fn open_all(store: &mut Store, keys: &[Key], max_stones: u8) -> Result<(), Failure> {
+    for &k in keys {
+        store.open(k, Checks::default()).map_err(|e| {
+            Failure::failed(format!(
+                "{e}\n(build it with: morris solve --game {} --db {} --max-stones {max_stones})",
+                store.rules().game,
+                store.dir().display()
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let rules = args.rules.rules();
+    threads(args.threads)?;
+    let max = args.db.max_stones(&rules)?;
+    let mut keys: Vec<Key> = morris_db::plan::plan(&rules, max)
+        .into_iter()
+        .flat_map(|r| r.keys)
+        .collect();
+    if let Some((m, o)) = args.db.only {
+        keys.retain(|k| (k.us, k.them) == (m, o) || (k.them, k.us) == (m, o));
+    }
+    let mut store = Store::new(&args.db.db, rules);
+    let bars = Bars::new(keys.len() as u64, "keys");
+    let mut bad_total = 0;
+    for key in keys {
+        open_all(&mut store, &needed_keys(key), max)?;
+        bars.begin(&key.to_string());
+        let r = verify_key(&rules, key, &store, args.limit, &bars);
+        bars.done(1);
+        bars.println(&format!(
+            "{key}: {} classes checked, {} mismatches",
+            thousands(r.checked),
+            r.mismatch_count
+        ));
+        for m in &r.mismatches {
+            let pos = Position::from_sides(m.us, m.them, [0, 0], Color::White);
+            let show = |p: Option<u32>| {
+                p.map_or("draw".to_string(), |p| {
+                    format!("{} in {p}", morris_solver::value::value_of(Some(p)))
+                })
+            };
+            bars.println(&format!(
+                "  slot {} {}: stored {}, recomputed {}",
+                m.slot,
+                pos.notation(&rules),
+                show(m.stored),
+                show(m.recomputed)
+            ));
+        }
+        bad_total += r.mismatch_count;
+    }
+    bars.finish();
+    if bad_total > 0 {
+        return Err(Failure::failed(format!(
+            "verification failed: {bad_total} mismatches"
+        )));
+    }
+    println!("verification passed");
+    Ok(())
+}

@@ -1,0 +1,77 @@
+//! Solved sub-databases on disk, opened through memory maps and read by position.
+
+use crate::Lookup;
+use morris_db::format::{file_name, Checks, DbError, Table};
+use morris_db::{Index, Key};
+use morris_engine::{Bitboard, Rules};
+use std::path::{Path, PathBuf};
+
+/// Stones per side are below 32 on every board.
+const SIDE: usize = 32;
+
+/// The database directory of one set of rules, with the tables opened so far.
+pub struct Store {
+    dir: PathBuf,
+    rules: Rules,
+    /// By `us * SIDE + them`: a flat table rather than a map, as it is read in hot loops.
+    tables: Vec<Option<(Index, Table)>>,
+}
+
+impl Store {
+    pub fn new(dir: impl AsRef<Path>, rules: Rules) -> Store {
+        Store {
+            dir: dir.as_ref().to_path_buf(),
+            rules,
+            tables: (0..SIDE * SIDE).map(|_| None).collect(),
+        }
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Where the file of `key` lives.
+    pub fn path(&self, key: Key) -> PathBuf {
+        self.dir.join(file_name(&self.rules, key))
+    }
+
+    /// Opens the table of `key` (moving phase) unless it is open already; every header field
+    /// and, with `checks.checksum`, the payload are checked.
+    pub fn open(&mut self, key: Key, checks: Checks) -> Result<(), DbError> {
+        let slot = key.us as usize * SIDE + key.them as usize;
+        if self.tables[slot].is_none() {
+            let table = Table::open_with(self.path(key), self.rules, key, checks)?;
+            self.tables[slot] = Some((Index::new(self.rules.board(), key), table));
+        }
+        Ok(())
+    }
+
+    /// The table of an open key.
+    pub fn table(&self, key: Key) -> Option<(&Index, &Table)> {
+        self.tables[key.us as usize * SIDE + key.them as usize]
+            .as_ref()
+            .map(|(i, t)| (i, t))
+    }
+
+    /// Closes every table (unmaps the files).
+    pub fn close_all(&mut self) {
+        self.tables.iter_mut().for_each(|t| *t = None);
+    }
+}
+
+impl Lookup for Store {
+    #[inline]
+    fn plies(&self, us: Bitboard, them: Bitboard) -> Option<u32> {
+        if us.count() < self.rules.min_stones() {
+            return Some(0);
+        }
+        let (index, table) = self.tables[us.count() as usize * SIDE + them.count() as usize]
+            .as_ref()
+            .expect("the caller opened every key it reads");
+        table.outcome(index.index(us, them)).plies()
+    }
+}
