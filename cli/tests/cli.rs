@@ -1,0 +1,166 @@
+//! The `morris` binary end to end: exit codes, error messages, solve/resume, query output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn morris(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn morris_env(args: &[&str], env: (&str, &str)) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(args)
+        .env(env.0, env.1)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A fresh, empty directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("morris-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn malformed_input_is_one_line_and_exit_2() {
+    for (args, needle) in [
+        (vec!["show", "W:a1,z9 B: w 8 9"], "unknown point `z9`"),
+        (vec!["moves", "W:a1,a1 B:g7 w 0 0"], "listed twice"),
+        (
+            vec!["moves", "W:a1,b2,c3 B:a1,g7,g1 w 0 0"],
+            "both White and Black",
+        ),
+        (
+            vec!["perft", "--position", "W:a1 B:g7 x 8 8", "2"],
+            "`w` or `b`",
+        ),
+        (vec!["show", "W:a1 B:g7 w 9 9"], "more than the 9"),
+        (vec!["show", "W: B: w 9 7"], "impossible hand counts"),
+        (vec!["show", "hello"], "malformed position"),
+    ] {
+        let o = morris(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+}
+
+#[test]
+fn moves_and_perft() {
+    let o = morris(&["moves", "startpos"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).lines().count(), 24);
+    let o = morris(&["perft", "4"]);
+    let out = stdout(&o);
+    assert!(out.contains("255024"), "{out}");
+}
+
+#[test]
+fn solve_query_verify_and_resume() {
+    let full = scratch("full");
+    let d = full.to_str().unwrap();
+    let o = morris(&["solve", "--db", d, "--max-stones", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = morris(&["solve", "--db", d, "--max-stones", "4"]);
+    assert!(stdout(&o).contains("nothing to do"), "{}", stdout(&o));
+
+    // Query: the Gasser position is lost in 26 plies, JSON shape as documented.
+    let o = morris(&["query", "--db", d, "--json", "W:d7,g1,g7 B:a4,d5,g4 b 0 0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("{\"value\": \"loss\", \"plies\": 26, \"moves\": [{\"move\": \"d5-a7\", \"value\": \"loss\", \"plies\": 26}"), "{out}");
+
+    let o = morris(&["verify", "--db", d, "--max-stones", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = morris(&["stats", "--db", d, "--max-stones", "4", "--json"]);
+    assert!(stdout(&o).contains("{\"key\": \"3-3-0-0\", \"wins\": 140621, \"losses\": 28736, \"draws\": 269, \"max_win_plies\": 25, \"max_loss_plies\": 26}"), "{}", stdout(&o));
+
+    // Interrupted after the first file of the 4-3 pair: restart and get identical files.
+    let part = scratch("part");
+    let p = part.to_str().unwrap();
+    let o = morris_env(
+        &["solve", "--db", p, "--max-stones", "4"],
+        ("MORRIS_STOP_AFTER_FILES", "2"),
+    );
+    assert!(!o.status.success());
+    assert_eq!(files(&part).len(), 2);
+    // A leftover temporary file from a crash is discarded.
+    std::fs::write(part.join("nine-4-4-0-0.mdb.tmp"), b"half written").unwrap();
+    let o = morris(&["solve", "--db", p, "--max-stones", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("3-3: complete on disk, skipped"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        files(&part),
+        files(&full),
+        "resumed solve differs from a clean one"
+    );
+
+    // A damaged file: db info flags it, query refuses it naming the file, solve rebuilds it.
+    let victim = part.join("nine-3-3-0-0.mdb");
+    let mut bytes = std::fs::read(&victim).unwrap();
+    bytes[1000] ^= 0x40;
+    std::fs::write(&victim, &bytes).unwrap();
+    let o = morris(&["db", "info", p]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("DAMAGED"), "{}", stdout(&o));
+    let o = morris(&["query", "--db", p, "W:d7,g1,g7 B:a4,d5,g4 b 0 0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("nine-3-3-0-0.mdb"), "{}", stderr(&o));
+    let o = morris(&["solve", "--db", p, "--max-stones", "4"]);
+    assert!(o.status.success());
+    assert_eq!(files(&part), files(&full));
+
+    let _ = std::fs::remove_dir_all(&full);
+    let _ = std::fs::remove_dir_all(&part);
+}
+
+#[test]
+fn missing_database_names_file_and_command() {
+    let empty = scratch("empty");
+    let o = morris(&[
+        "query",
+        "--db",
+        empty.to_str().unwrap(),
+        "W:d7,g1,g7 B:a4,d5,g4 b 0 0",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("nine-3-3-0-0.mdb") && err.contains("morris solve"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&empty);
+}
