@@ -11,6 +11,12 @@
 //! Counters count distinct child *classes* and propagation decrements each distinct parent
 //! class once per child class: "some position of class P moves to some position of class C" is
 //! the same relation read from either end, so the counts match whatever the orbit sizes.
+//!
+//! Counters are set lazily, by the first decrement a position receives: most positions of the
+//! larger pairs are draws or wins that no won child ever reaches, and for them the index
+//! computations of their children are never needed. The initial pass only generates moves and
+//! reads captures.
+//!
 //! Levels are processed in order, so every decision is final when made and the result does not
 //! depend on thread timing.
 
@@ -20,17 +26,22 @@ use crate::Lookup;
 use morris_db::{Index, Key};
 use morris_engine::{for_each_move, Bitboard, Color, Position, Rules};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::ops::Range;
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// Slots handled by one task: large enough to amortise scheduling, small enough to balance.
-const CHUNK: u64 = 1 << 16;
+const CHUNK_BITS: u32 = 16;
+const CHUNK: u64 = 1 << CHUNK_BITS;
 /// Longest distance a pair can hold (codes are u16; real games stay far below).
 const MAX_LEVEL: usize = 1 << 14;
 
 /// A code for a decided slot.
 #[inline]
 fn code(plies: u32) -> u16 {
-    debug_assert!((plies as usize) < MAX_LEVEL);
+    assert!(
+        (plies as usize) < MAX_LEVEL,
+        "distance beyond the solver's range"
+    );
     plies as u16 + 1
 }
 
@@ -53,26 +64,31 @@ struct Side {
     key: Key,
     index: Index,
     state: Vec<AtomicU16>,
+    /// 0 until the first decrement; then the child classes not yet known won, plus one.
     count: Vec<AtomicU8>,
+    /// Per chunk: slots decided and not yet propagated (chunks at 0 are skipped by scans).
+    waiting: Vec<AtomicU32>,
 }
 
 impl Side {
     fn new(rules: &Rules, key: Key) -> Side {
         let index = Index::new(rules.board(), key);
-        let n = index.size() as usize;
-        let mut state = Vec::with_capacity(n);
-        state.resize_with(n, || AtomicU16::new(0));
-        let mut count = Vec::with_capacity(n);
-        count.resize_with(n, || AtomicU8::new(0));
+        let n = index.size();
+        fn atomics<T: Default>(len: u64) -> Vec<T> {
+            let mut v = Vec::with_capacity(len as usize);
+            v.resize_with(len as usize, T::default);
+            v
+        }
         Side {
             key,
             index,
-            state,
-            count,
+            state: atomics(n),
+            count: atomics(n),
+            waiting: atomics(n.div_ceil(CHUNK)),
         }
     }
 
-    fn chunks(&self) -> Vec<std::ops::Range<u64>> {
+    fn chunks(&self) -> Vec<Range<u64>> {
         let n = self.index.size();
         (0..n.div_ceil(CHUNK))
             .map(|c| c * CHUNK..((c + 1) * CHUNK).min(n))
@@ -89,8 +105,19 @@ struct Pair<'a> {
     rules: Rules,
     sides: Vec<Side>,
     lower: &'a dyn Lookup,
-    /// Slots waiting at each level (decided, not yet propagated).
-    pending: Vec<AtomicU64>,
+    /// Slots decided at each level (a tentative win that is shortened stays counted at its
+    /// first level: a scan that finds nothing costs only time).
+    at_level: Vec<AtomicU64>,
+}
+
+/// What the moves of a position lead to, captures read from the smaller sub-databases.
+struct Moves {
+    /// The fastest win by a capture into a lost position.
+    fastest_win: Option<u32>,
+    /// The longest of the captures into won positions.
+    longest_capture: Option<u32>,
+    capture_draw: bool,
+    quiet: u32,
 }
 
 /// Solves the moving-phase pair of `key` (and its colour swap), reading captures from `lower`.
@@ -103,7 +130,7 @@ pub fn solve_pair(rules: &Rules, key: Key, lower: &dyn Lookup, progress: &dyn Pr
         rules: *rules,
         sides: keys.iter().map(|&k| Side::new(rules, k)).collect(),
         lower,
-        pending: (0..MAX_LEVEL).map(|_| AtomicU64::new(0)).collect(),
+        at_level: (0..MAX_LEVEL).map(|_| AtomicU64::new(0)).collect(),
     };
     let total: u64 = pair.sides.iter().map(|s| s.index.size()).sum();
     progress.start("init", total);
@@ -149,69 +176,93 @@ impl Pair<'_> {
 
     fn next_level(&self, from: u32) -> Option<u32> {
         (from as usize..MAX_LEVEL)
-            .find(|&d| self.pending[d].load(Relaxed) > 0)
+            .find(|&d| self.at_level[d].load(Relaxed) > 0)
             .map(|d| d as u32)
     }
 
-    /// Sets a slot's first decision.
+    /// Records a slot's first decision.
     #[inline]
     fn decide(&self, s: usize, i: u64, plies: u32) {
         self.sides[s].state[i as usize].store(code(plies), Relaxed);
-        self.pending[plies as usize].fetch_add(1, Relaxed);
+        self.scheduled(s, i, plies);
     }
 
-    /// Counts child classes and reads captures for every slot of a chunk.
-    fn init(&self, s: usize, range: std::ops::Range<u64>) {
+    #[inline]
+    fn scheduled(&self, s: usize, i: u64, plies: u32) {
+        self.at_level[plies as usize].fetch_add(1, Relaxed);
+        self.sides[s].waiting[(i >> CHUNK_BITS) as usize].fetch_add(1, Relaxed);
+    }
+
+    /// Generates the moves of `(us, them)`: counts the quiet ones and reads the captures.
+    #[inline]
+    fn moves(
+        &self,
+        us: Bitboard,
+        them: Bitboard,
+        mut quiet: impl FnMut(Bitboard, Bitboard),
+    ) -> Moves {
+        let pos = Position::from_sides(us, them, [0, 0], Color::White);
+        let mut out = Moves {
+            fastest_win: None,
+            longest_capture: None,
+            capture_draw: false,
+            quiet: 0,
+        };
+        for_each_move(&pos, &self.rules, |m| {
+            let next = pos.play(m);
+            if m.capture().is_some() {
+                match self.lower.plies(next.us(), next.them()) {
+                    Some(p) if p % 2 == 0 => {
+                        out.fastest_win = Some(out.fastest_win.map_or(p + 1, |w| w.min(p + 1)))
+                    }
+                    Some(p) => {
+                        out.longest_capture = Some(out.longest_capture.map_or(p, |q| q.max(p)))
+                    }
+                    None => out.capture_draw = true,
+                }
+            } else {
+                out.quiet += 1;
+                quiet(next.us(), next.them());
+            }
+        });
+        out
+    }
+
+    /// Decides what the moves alone decide: wins by capture (tentative: a quiet move into a
+    /// faster loss may still shorten them) and positions without a quiet move.
+    fn init(&self, s: usize, range: Range<u64>) {
         let side = &self.sides[s];
-        let child_index = &self.sides[self.other(s)].index;
-        let mut children = Vec::with_capacity(64);
         side.index.for_each_in(range, |i, us, them| {
             if side.index.is_hole(i) {
                 return;
             }
-            let pos = Position::from_sides(us, them, [0, 0], Color::White);
-            let mut fastest_win = u32::MAX;
-            let mut longest_capture: Option<u32> = None;
-            let mut capture_draw = false;
-            children.clear();
-            for_each_move(&pos, &self.rules, |m| {
-                let next = pos.play(m);
-                if m.capture().is_some() {
-                    match self.lower.plies(next.us(), next.them()) {
-                        Some(p) if p % 2 == 0 => fastest_win = fastest_win.min(p + 1),
-                        Some(p) => longest_capture = Some(longest_capture.map_or(p, |q| q.max(p))),
-                        None => capture_draw = true,
-                    }
-                } else {
-                    children.push(child_index.index(next.us(), next.them()));
-                }
-            });
-            if fastest_win != u32::MAX {
-                // Tentative: a quiet move into a faster loss may still shorten it.
-                self.decide(s, i, fastest_win);
-                return;
-            }
-            let n = distinct(&mut children).len() + capture_draw as usize;
-            if n == 0 {
-                self.decide(s, i, longest_capture.map_or(0, |p| p + 1));
-            } else {
-                side.count[i as usize].store(n as u8, Relaxed);
+            let m = self.moves(us, them, |_, _| {});
+            if let Some(w) = m.fastest_win {
+                self.decide(s, i, w);
+            } else if m.quiet == 0 && !m.capture_draw {
+                self.decide(s, i, m.longest_capture.map_or(0, |p| p + 1));
             }
         });
     }
 
     /// Propagates every slot of side `s` in `range` decided at exactly `d` plies.
-    fn propagate(&self, s: usize, range: std::ops::Range<u64>, d: u32) {
+    fn propagate(&self, s: usize, range: Range<u64>, d: u32) {
         let side = &self.sides[s];
+        let waiting = &side.waiting[(range.start >> CHUNK_BITS) as usize];
+        if waiting.load(Relaxed) == 0 {
+            return;
+        }
         let o = self.other(s);
         let parents_side = &self.sides[o];
         let target = code(d);
         let child_lost = d % 2 == 0;
         let mut parents = Vec::with_capacity(64);
+        let mut children = Vec::with_capacity(64);
         for i in range {
             if side.state[i as usize].load(Relaxed) != target {
                 continue;
             }
+            waiting.fetch_sub(1, Relaxed);
             let (us, them) = side.index.unindex(i);
             parents.clear();
             for_each_parent(&self.rules, us, them, |pu, pt| {
@@ -226,37 +277,39 @@ impl Pair<'_> {
                         (c == 0 || (c > win && c % 2 == 0)).then_some(win)
                     });
                     if let Ok(old) = prev {
-                        if old != 0 {
-                            self.pending[old as usize - 1].fetch_sub(1, Relaxed);
+                        if old == 0 {
+                            self.scheduled(o, p, d + 1);
+                        } else {
+                            self.at_level[d as usize + 1].fetch_add(1, Relaxed);
                         }
-                        self.pending[d as usize + 1].fetch_add(1, Relaxed);
                     }
-                } else if cell.load(Relaxed) == 0
-                    && parents_side.count[p as usize].fetch_sub(1, Relaxed) == 1
-                {
-                    let (pu, pt) = parents_side.index.unindex(p);
-                    let longest = self.longest_capture(pu, pt).map_or(d, |c| c.max(d));
-                    self.decide(o, p, longest + 1);
+                } else if cell.load(Relaxed) == 0 {
+                    let counter = &parents_side.count[p as usize];
+                    let mut parent = None;
+                    if counter.load(Relaxed) == 0 {
+                        // First decrement: count the parent's child classes now.
+                        let (pu, pt) = parents_side.index.unindex(p);
+                        parent = Some((pu, pt));
+                        children.clear();
+                        let m =
+                            self.moves(pu, pt, |cu, ct| children.push(side.index.index(cu, ct)));
+                        let n = distinct(&mut children).len() + m.capture_draw as usize;
+                        assert!(
+                            n < u8::MAX as usize,
+                            "more child classes than a counter holds"
+                        );
+                        let _ = counter.compare_exchange(0, n as u8 + 1, Relaxed, Relaxed);
+                    }
+                    if counter.fetch_sub(1, Relaxed) == 2 {
+                        let (pu, pt) = parent.unwrap_or_else(|| parents_side.index.unindex(p));
+                        let longest = self
+                            .moves(pu, pt, |_, _| {})
+                            .longest_capture
+                            .map_or(d, |c| c.max(d));
+                        self.decide(o, p, longest + 1);
+                    }
                 }
             }
         }
-    }
-
-    /// The longest of the capture moves' distances from a position all of whose children are
-    /// won for the opponent.
-    fn longest_capture(&self, us: Bitboard, them: Bitboard) -> Option<u32> {
-        let pos = Position::from_sides(us, them, [0, 0], Color::White);
-        let mut longest = None;
-        for_each_move(&pos, &self.rules, |m| {
-            if m.capture().is_some() {
-                let next = pos.play(m);
-                let p = self
-                    .lower
-                    .plies(next.us(), next.them())
-                    .expect("a lost position has no drawn capture");
-                longest = Some(longest.map_or(p, |q: u32| q.max(p)));
-            }
-        });
-        longest
     }
 }
