@@ -1,1 +1,16 @@
-//! placeholder
+//! `morris-reference`: a deliberately naive, independent implementation of Nine Men's Morris,
+//! used only by tests to check the engine and the solver.
+//!
+//! It shares no code with `morris-engine`: the board is written out by hand ([`board`]),
+//! positions are arrays of 24 cells ([`position`]), and moves are generated the obvious way
+//! ([`movegen`]). [`perft`] counts game-tree leaves; [`solve`] solves the moving phase with
+//! few stones by plain retrograde analysis.
+
+pub mod board;
+pub mod movegen;
+pub mod perft;
+pub mod position;
+
+pub use movegen::{legal_move_strings, legal_moves, play, Move};
+pub use perft::perft;
+pub use position::{Color, Position, Variant};

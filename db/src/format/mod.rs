@@ -1,0 +1,18 @@
+//! The on-disk format of a solved sub-database: one file per key, a fixed header, one byte per
+//! slot, and a small overflow table for distances that do not fit in a byte.
+//!
+//! Files are written atomically ([`Writer`]) and read through a memory map ([`Table`]), which
+//! refuses any file whose header, size or checksum does not match what the caller expects.
+
+mod entry;
+mod error;
+mod header;
+pub mod info;
+mod table;
+mod writer;
+
+pub use entry::{Entry, Outcome, Value};
+pub use error::DbError;
+pub use header::{describe_rules, file_name, Encoding, Header, HEADER_LEN, MAGIC, VERSION};
+pub use table::{Checks, Table};
+pub use writer::{write_table, Writer};

@@ -1,0 +1,251 @@
+//! A solved sub-database opened for reading, memory-mapped so that looking up a slot is a load.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+use morris_engine::Rules;
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::entry::{Entry, Outcome};
+use super::error::DbError;
+use super::header::{Header, HEADER_LEN, OVERFLOW_RECORD};
+use crate::index::slots;
+use crate::key::Key;
+
+pub struct Table {
+    path: PathBuf,
+    map: Mmap,
+    header: Header,
+}
+
+/// What to check when opening.
+#[derive(Copy, Clone, Debug)]
+pub struct Checks {
+    /// Hash the whole file and check the overflow table against the entries: a read of the
+    /// whole file (a second or so per GiB), worth it except where files are reopened often.
+    pub checksum: bool,
+}
+
+impl Default for Checks {
+    fn default() -> Checks {
+        Checks { checksum: true }
+    }
+}
+
+impl Table {
+    /// Opens the table of `key` under `rules`, with every check.
+    pub fn open(path: impl AsRef<Path>, rules: Rules, key: Key) -> Result<Table, DbError> {
+        Table::open_with(path, rules, key, Checks::default())
+    }
+
+    pub fn open_with(
+        path: impl AsRef<Path>,
+        rules: Rules,
+        key: Key,
+        checks: Checks,
+    ) -> Result<Table, DbError> {
+        let path = path.as_ref();
+        let (map, header) = map_and_read_header(path)?;
+        if header.rules != rules {
+            return Err(DbError::WrongRules {
+                path: path.to_path_buf(),
+                found: header.rules,
+                expected: rules,
+            });
+        }
+        if header.key != key {
+            return Err(DbError::WrongKey {
+                path: path.to_path_buf(),
+                found: header.key,
+                expected: key,
+            });
+        }
+        Table::check(path.to_path_buf(), map, header, checks)
+    }
+
+    /// Opens a table whatever its rules and key (to describe it, or to query it by file).
+    pub fn open_any(path: impl AsRef<Path>, checks: Checks) -> Result<Table, DbError> {
+        let path = path.as_ref();
+        let (map, header) = map_and_read_header(path)?;
+        Table::check(path.to_path_buf(), map, header, checks)
+    }
+
+    fn check(path: PathBuf, map: Mmap, header: Header, checks: Checks) -> Result<Table, DbError> {
+        let board = header.rules.board();
+        let key = header.key;
+        let expected = slots(board, key);
+        if header.entries != expected {
+            return Err(DbError::WrongEntryCount {
+                path,
+                key,
+                found: header.entries,
+                expected,
+            });
+        }
+        let len = map.len() as u64;
+        // Computed in u128: a damaged overflow count must not overflow the sum.
+        let wanted = HEADER_LEN as u128
+            + header.entries as u128
+            + OVERFLOW_RECORD as u128 * header.overflow as u128;
+        if (len as u128) < wanted {
+            return Err(DbError::Truncated {
+                path,
+                len,
+                expected: wanted.min(u64::MAX as u128) as u64,
+            });
+        }
+        if len as u128 > wanted {
+            return Err(DbError::TrailingBytes {
+                path,
+                len,
+                expected: wanted as u64,
+            });
+        }
+        let table = Table { path, map, header };
+        if checks.checksum {
+            table.verify()?;
+        }
+        Ok(table)
+    }
+
+    /// Hashes the data and checks the overflow table: sorted, one record per overflow marker.
+    pub fn verify(&self) -> Result<(), DbError> {
+        let computed = xxh3_64(&self.map[HEADER_LEN..]);
+        if computed != self.header.checksum {
+            return Err(DbError::ChecksumMismatch {
+                path: self.path.clone(),
+                stored: self.header.checksum,
+                computed,
+            });
+        }
+        let bad = |detail: String| DbError::BadOverflow {
+            path: self.path.clone(),
+            detail,
+        };
+        let markers = self
+            .entries()
+            .iter()
+            .filter(|&&b| b == Entry::OVERFLOW.0)
+            .count() as u64;
+        if markers != self.header.overflow {
+            return Err(bad(format!(
+                "{markers} overflow markers, {} records",
+                self.header.overflow
+            )));
+        }
+        let mut previous = None;
+        for (slot, _) in self.overflow_records() {
+            if previous.is_some_and(|p| p >= slot) || slot >= self.len() {
+                return Err(bad(format!("record for slot {slot} out of order or range")));
+            }
+            if !self.get(slot).is_overflow() {
+                return Err(bad(format!("record for slot {slot}, which has no marker")));
+            }
+            previous = Some(slot);
+        }
+        Ok(())
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    pub fn key(&self) -> Key {
+        self.header.key
+    }
+
+    /// Number of slots.
+    #[inline]
+    pub fn len(&self) -> u64 {
+        self.header.entries
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.header.entries == 0
+    }
+
+    /// The stored byte of a slot.
+    #[inline]
+    pub fn get(&self, slot: u64) -> Entry {
+        Entry(self.entries()[slot as usize])
+    }
+
+    /// All entries, one byte per slot (for scans).
+    #[inline]
+    pub fn entries(&self) -> &[u8] {
+        &self.map[HEADER_LEN..HEADER_LEN + self.header.entries as usize]
+    }
+
+    /// The outcome of a slot, from the overflow table when the byte says so.
+    #[inline]
+    pub fn outcome(&self, slot: u64) -> Outcome {
+        match self.get(slot).decode() {
+            Some(o) => o,
+            None => self
+                .overflow_plies(slot)
+                .map_or(Outcome::DRAW, Outcome::in_plies),
+        }
+    }
+
+    /// Binary search of the overflow table. `None` only for a table that failed (or skipped)
+    /// verification.
+    fn overflow_plies(&self, slot: u64) -> Option<u32> {
+        let table = self.overflow_bytes();
+        let (mut lo, mut hi) = (0usize, table.len() / OVERFLOW_RECORD);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let (s, plies) = record(table, mid);
+            match s.cmp(&slot) {
+                core::cmp::Ordering::Less => lo = mid + 1,
+                core::cmp::Ordering::Greater => hi = mid,
+                core::cmp::Ordering::Equal => return Some(plies as u32),
+            }
+        }
+        None
+    }
+
+    fn overflow_bytes(&self) -> &[u8] {
+        &self.map[HEADER_LEN + self.header.entries as usize..]
+    }
+
+    /// The overflow records (slot, plies) in slot order.
+    pub fn overflow_records(&self) -> impl Iterator<Item = (u64, u16)> + '_ {
+        let table = self.overflow_bytes();
+        (0..table.len() / OVERFLOW_RECORD).map(move |i| record(table, i))
+    }
+}
+
+fn record(table: &[u8], i: usize) -> (u64, u16) {
+    let r = &table[i * OVERFLOW_RECORD..(i + 1) * OVERFLOW_RECORD];
+    (
+        u64::from_le_bytes(r[0..8].try_into().unwrap()),
+        u16::from_le_bytes(r[8..10].try_into().unwrap()),
+    )
+}
+
+fn map_and_read_header(path: &Path) -> Result<(Mmap, Header), DbError> {
+    let file = File::open(path).map_err(|e| DbError::io(path, "open", e))?;
+    let len = file
+        .metadata()
+        .map_err(|e| DbError::io(path, "read the size of", e))?
+        .len();
+    if len < HEADER_LEN as u64 {
+        return Err(DbError::Truncated {
+            path: path.to_path_buf(),
+            len,
+            expected: HEADER_LEN as u64,
+        });
+    }
+    // SAFETY: the map is read-only, and database files are never modified in place: the
+    // writer creates them under a temporary name and renames them, so a mapped file's
+    // contents do not change under us (unless someone edits the file by hand meanwhile, which
+    // the checksum and the format checks catch only on the next open).
+    let map = unsafe { Mmap::map(&file) }.map_err(|e| DbError::io(path, "memory-map", e))?;
+    let header = Header::decode(map[..HEADER_LEN].try_into().unwrap(), path)?;
+    Ok((map, header))
+}

@@ -1,0 +1,225 @@
+//! Writes a database file so that a crash leaves either no file or a complete one.
+//!
+//! The data goes to `<final>.tmp` in the same directory (a rename is only atomic within one
+//! file system), the header with the checksum is written last, the file is synced, renamed to
+//! its final name, and the directory is synced so that the rename itself survives a power
+//! loss. Dropping an unfinished writer deletes the temporary file.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use morris_engine::Rules;
+use xxhash_rust::xxh3::Xxh3;
+
+use super::entry::{Entry, Outcome};
+use super::error::DbError;
+use super::header::{Encoding, Header, HEADER_LEN};
+use crate::index::slots;
+use crate::key::Key;
+
+const BUFFER: usize = 1 << 20;
+
+pub struct Writer {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: File,
+    /// Entries not yet hashed and written: hashing and writing in large blocks keeps
+    /// `push` cheap enough to call once per slot.
+    buf: Vec<u8>,
+    /// The final file is in place; nothing to clean up.
+    done: bool,
+    rules: Rules,
+    key: Key,
+    expected: u64,
+    written: u64,
+    hasher: Xxh3,
+    /// Slots whose byte is the overflow marker, in order.
+    marked: Vec<u64>,
+    overflow: Vec<(u64, u16)>,
+}
+
+impl Writer {
+    /// Starts the file of `key` at `path` (usually `dir.join(file_name(rules, key))`); the
+    /// entries must then be pushed in slot order, exactly as many as the key's index has slots.
+    pub fn create(path: impl AsRef<Path>, rules: Rules, key: Key) -> Result<Writer, DbError> {
+        let path = path.as_ref().to_path_buf();
+        let mut tmp = path.clone().into_os_string();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)
+            .map_err(|e| DbError::io(&tmp, "create the temporary file", e))?;
+        let mut w = Writer {
+            expected: slots(rules.board(), key),
+            path,
+            tmp,
+            file,
+            buf: Vec::with_capacity(BUFFER),
+            done: false,
+            rules,
+            key,
+            written: 0,
+            hasher: Xxh3::new(),
+            marked: Vec::new(),
+            overflow: Vec::new(),
+        };
+        // Room for the header, written when the checksum is known.
+        w.file
+            .write_all(&[0u8; HEADER_LEN])
+            .map_err(|e| DbError::io(&w.tmp, "write", e))?;
+        Ok(w)
+    }
+
+    /// Appends the entry of the next slot.
+    pub fn push(&mut self, outcome: Outcome) -> Result<(), DbError> {
+        let entry = Entry::encode(outcome);
+        if entry.is_overflow() {
+            let plies = outcome.plies().unwrap_or(0);
+            if plies > Entry::MAX_PLIES {
+                return Err(self.invalid(format!(
+                    "slot {}: {plies} plies do not fit the overflow table",
+                    self.written
+                )));
+            }
+            self.overflow.push((self.written, plies as u16));
+        }
+        self.push_raw(&[entry.0])
+    }
+
+    /// Appends already encoded entries. Every overflow marker (255) among them needs its
+    /// distance given with [`Writer::overflow`].
+    pub fn push_raw(&mut self, entries: &[u8]) -> Result<(), DbError> {
+        if self.written + entries.len() as u64 > self.expected {
+            return Err(self.invalid(format!(
+                "more than {} entries for key {}",
+                self.expected, self.key
+            )));
+        }
+        for (i, &b) in entries.iter().enumerate() {
+            if b == Entry::OVERFLOW.0 {
+                self.marked.push(self.written + i as u64);
+            }
+        }
+        self.written += entries.len() as u64;
+        if self.buf.len() + entries.len() > BUFFER {
+            self.flush()?;
+        }
+        if entries.len() >= BUFFER {
+            self.write(entries)
+        } else {
+            self.buf.extend_from_slice(entries);
+            Ok(())
+        }
+    }
+
+    /// The distance of a slot written as the overflow marker by [`Writer::push_raw`].
+    pub fn overflow(&mut self, slot: u64, plies: u16) {
+        self.overflow.push((slot, plies));
+    }
+
+    fn flush(&mut self) -> Result<(), DbError> {
+        let buf = std::mem::take(&mut self.buf);
+        self.write(&buf)?;
+        self.buf = buf;
+        self.buf.clear();
+        Ok(())
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Result<(), DbError> {
+        self.hasher.update(bytes);
+        self.file
+            .write_all(bytes)
+            .map_err(|e| DbError::io(&self.tmp, "write", e))
+    }
+
+    fn invalid(&self, detail: String) -> DbError {
+        DbError::InvalidData {
+            path: self.path.clone(),
+            detail,
+        }
+    }
+
+    /// Writes the overflow table and the header, syncs, and moves the file to its final name.
+    pub fn finish(mut self) -> Result<PathBuf, DbError> {
+        if self.written != self.expected {
+            return Err(self.invalid(format!(
+                "{} entries written, key {} has {} slots",
+                self.written, self.key, self.expected
+            )));
+        }
+        self.overflow.sort_unstable();
+        let slots: Vec<u64> = self.overflow.iter().map(|&(s, _)| s).collect();
+        if slots != self.marked {
+            return Err(self.invalid(format!(
+                "{} overflow markers but {} overflow distances, or at other slots",
+                self.marked.len(),
+                self.overflow.len()
+            )));
+        }
+        let mut table = Vec::with_capacity(self.overflow.len() * 10);
+        for &(slot, plies) in &self.overflow {
+            table.extend_from_slice(&slot.to_le_bytes());
+            table.extend_from_slice(&plies.to_le_bytes());
+        }
+        self.flush()?;
+        self.write(&table)?;
+        let header = Header {
+            rules: self.rules,
+            key: self.key,
+            encoding: Encoding::DistanceByte,
+            entries: self.written,
+            overflow: self.overflow.len() as u64,
+            checksum: self.hasher.digest(),
+        };
+        let tmp = &self.tmp;
+        let io = |action: &'static str| move |e| DbError::io(tmp, action, e);
+        self.file.seek(SeekFrom::Start(0)).map_err(io("seek"))?;
+        self.file.write_all(&header.encode()).map_err(io("write"))?;
+        self.file.sync_all().map_err(io("sync"))?;
+        fs::rename(tmp, &self.path).map_err(io("rename to the final name"))?;
+        self.done = true;
+        sync_dir(&self.path);
+        Ok(self.path.clone())
+    }
+}
+
+/// Makes the rename durable. Best effort: not every system can open a directory for syncing,
+/// and the data itself is already synced.
+fn sync_dir(path: &Path) {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Writes a whole table at once from encoded entries and the distances of their overflow
+/// markers.
+pub fn write_table(
+    path: impl AsRef<Path>,
+    rules: Rules,
+    key: Key,
+    entries: &[u8],
+    overflow: &[(u64, u16)],
+) -> Result<PathBuf, DbError> {
+    let mut w = Writer::create(path, rules, key)?;
+    w.push_raw(entries)?;
+    for &(slot, plies) in overflow {
+        w.overflow(slot, plies);
+    }
+    w.finish()
+}

@@ -1,0 +1,267 @@
+//! The solving plan of the moving phase: which sub-databases, in which order, how large.
+//!
+//! A quiet move turns key M-O into O-M, so the two are solved together as a pair; a capture
+//! leads into a pair with one stone fewer on one side, which must be solved (and on disk)
+//! before. Every figure is computed from counts alone (Burnside's lemma and binomials), so the
+//! plan costs nothing to print, even for keys nobody has solved yet.
+
+use core::fmt::Write as _;
+
+use morris_engine::Rules;
+
+use crate::format::{file_name, HEADER_LEN};
+use crate::index::slots;
+use crate::key::Key;
+use crate::symmetry::classes;
+
+/// Bytes of solver memory per slot of the pair being solved (value and counter).
+pub const SOLVE_BYTES_PER_SLOT: u64 = 2;
+
+/// Fewer stones than this and the side has lost; no database needed.
+pub const MIN_STONES: u8 = 3;
+
+/// One pair of colour-swapped keys (one key when both sides have as many stones).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanRow {
+    /// 1-based position in the solving order.
+    pub step: usize,
+    /// M-O first with M >= O, then O-M when it differs.
+    pub keys: Vec<Key>,
+    pub slots: u64,
+    /// Exact number of position classes (non-hole slots).
+    pub classes: u64,
+    /// The files of the pair: header plus one byte per slot (overflow entries not counted).
+    pub disk_bytes: u64,
+    /// Solver memory of the pair plus the files of the pairs its captures lead into, which are
+    /// memory-mapped while it is solved.
+    pub memory_bytes: u64,
+    /// The pairs that must be solved before, by their first key.
+    pub depends_on: Vec<Key>,
+    /// File names of the keys, in the order of `keys`.
+    pub files: Vec<String>,
+}
+
+impl PlanRow {
+    /// How many more slots than classes, in percent of the classes.
+    pub fn overhead_percent(&self) -> f64 {
+        overhead(self.slots, self.classes)
+    }
+
+    /// `M-O + O-M`, or `M-M`.
+    pub fn name(&self) -> String {
+        let names: Vec<String> = self.keys.iter().map(|k| pair_label(*k)).collect();
+        names.join(" + ")
+    }
+}
+
+fn pair_label(k: Key) -> String {
+    format!("{}-{}", k.us, k.them)
+}
+
+fn overhead(slots: u64, classes: u64) -> f64 {
+    if classes == 0 {
+        0.0
+    } else {
+        (slots as f64 / classes as f64 - 1.0) * 100.0
+    }
+}
+
+/// Sums over a plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanTotals {
+    pub pairs: usize,
+    pub keys: usize,
+    pub slots: u64,
+    pub classes: u64,
+    pub disk_bytes: u64,
+    /// The largest memory need of any single step.
+    pub peak_memory_bytes: u64,
+}
+
+impl PlanTotals {
+    pub fn overhead_percent(&self) -> f64 {
+        overhead(self.slots, self.classes)
+    }
+}
+
+fn file_bytes(rules: &Rules, key: Key) -> u64 {
+    HEADER_LEN as u64 + slots(rules.board(), key)
+}
+
+/// Every moving-phase pair with 3 ..= `max_stones` stones a side, in an order where each pair
+/// comes after the pairs it depends on (fewer stones in total first).
+pub fn plan(rules: &Rules, max_stones: u8) -> Vec<PlanRow> {
+    let board = rules.board();
+    let mut pairs: Vec<(u8, u8)> = Vec::new();
+    for m in MIN_STONES..=max_stones {
+        for o in MIN_STONES..=m {
+            if (m + o) as usize <= board.len() {
+                pairs.push((m, o));
+            }
+        }
+    }
+    pairs.sort_by_key(|&(m, o)| (m + o, m));
+    let pair_keys = |m: u8, o: u8| -> Vec<Key> {
+        if m == o {
+            vec![Key::moving(m, o)]
+        } else {
+            vec![Key::moving(m, o), Key::moving(o, m)]
+        }
+    };
+    pairs
+        .iter()
+        .enumerate()
+        .map(|(n, &(m, o))| {
+            let keys = pair_keys(m, o);
+            let slots: u64 = keys.iter().map(|&k| slots(board, k)).sum();
+            let classes: u64 = keys.iter().map(|&k| classes(board, k)).sum();
+            let disk_bytes: u64 = keys.iter().map(|&k| file_bytes(rules, k)).sum();
+            let mut depends_on = Vec::new();
+            for (dm, dn) in [(m - 1, o), (m, o - 1)] {
+                let (a, b) = (dm.max(dn), dm.min(dn));
+                if b >= MIN_STONES && !depends_on.contains(&Key::moving(a, b)) {
+                    depends_on.push(Key::moving(a, b));
+                }
+            }
+            let mapped: u64 = depends_on
+                .iter()
+                .flat_map(|d| pair_keys(d.us, d.them))
+                .map(|k| file_bytes(rules, k))
+                .sum();
+            PlanRow {
+                step: n + 1,
+                files: keys.iter().map(|&k| file_name(rules, k)).collect(),
+                keys,
+                slots,
+                classes,
+                disk_bytes,
+                memory_bytes: SOLVE_BYTES_PER_SLOT * slots + mapped,
+                depends_on,
+            }
+        })
+        .collect()
+}
+
+pub fn totals(rows: &[PlanRow]) -> PlanTotals {
+    PlanTotals {
+        pairs: rows.len(),
+        keys: rows.iter().map(|r| r.keys.len()).sum(),
+        slots: rows.iter().map(|r| r.slots).sum(),
+        classes: rows.iter().map(|r| r.classes).sum(),
+        disk_bytes: rows.iter().map(|r| r.disk_bytes).sum(),
+        peak_memory_bytes: rows.iter().map(|r| r.memory_bytes).max().unwrap_or(0),
+    }
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let first = match digits.len() % 3 {
+        0 => 3,
+        r => r,
+    };
+    let mut out = digits[..first].to_string();
+    let mut rest = &digits[first..];
+    while !rest.is_empty() {
+        out.push(',');
+        out.push_str(&rest[..3]);
+        rest = &rest[3..];
+    }
+    out
+}
+
+/// Bytes in binary units with three significant figures or so: `512 B`, `4.00 MiB`, `8.61 GiB`.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.2} {}", UNITS[u])
+    }
+}
+
+/// The plan as a text table with a totals line.
+pub fn render(rows: &[PlanRow]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<9}  {:>15}  {:>15}  {:>8}  {:>11}  {:>11}  depends on",
+        "step", "pair", "slots", "classes", "overhead", "disk", "memory"
+    );
+    for r in rows {
+        let deps: Vec<String> = r.depends_on.iter().map(|k| pair_label(*k)).collect();
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<9}  {:>15}  {:>15}  {:>7.2}%  {:>11}  {:>11}  {}",
+            r.step,
+            r.name(),
+            thousands(r.slots),
+            thousands(r.classes),
+            r.overhead_percent(),
+            bytes(r.disk_bytes),
+            bytes(r.memory_bytes),
+            if deps.is_empty() {
+                "-".to_string()
+            } else {
+                deps.join(", ")
+            }
+        );
+    }
+    let t = totals(rows);
+    let _ = writeln!(
+        out,
+        "{:>4}  {:<9}  {:>15}  {:>15}  {:>7.2}%  {:>11}  {:>11}  (peak memory of one step)",
+        "",
+        format!("{} keys", t.keys),
+        thousands(t.slots),
+        thousands(t.classes),
+        t.overhead_percent(),
+        bytes(t.disk_bytes),
+        bytes(t.peak_memory_bytes),
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_numbers() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(8_904_593_601), "8,904,593,601");
+        assert_eq!(bytes(512), "512 B");
+        assert_eq!(bytes(4 << 20), "4.00 MiB");
+    }
+
+    #[test]
+    fn dependency_order() {
+        let rows = plan(&Rules::nine(), 9);
+        assert_eq!(rows.len(), 28);
+        assert_eq!(rows[0].name(), "3-3");
+        assert!(rows[0].depends_on.is_empty());
+        assert_eq!(rows[1].name(), "4-3 + 3-4");
+        let done: Vec<Key> = rows.iter().map(|r| r.keys[0]).collect();
+        for (i, r) in rows.iter().enumerate() {
+            for d in &r.depends_on {
+                let at = done
+                    .iter()
+                    .position(|k| k == d)
+                    .expect("dependency in plan");
+                assert!(at < i, "{} before its dependency {d}", r.name());
+            }
+        }
+        let last = rows.last().unwrap();
+        assert_eq!(last.name(), "9-9");
+        assert_eq!(last.depends_on, vec![Key::moving(9, 8)]);
+        assert_eq!(last.files, vec!["nine-9-9-0-0.mdb".to_string()]);
+    }
+}

@@ -1,0 +1,284 @@
+//! Database files: round trips, and every kind of damage refused with its own error.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use morris_db::format::info::{inspect, render};
+use morris_db::format::{
+    file_name, write_table, Checks, DbError, Entry, Outcome, Table, Value, Writer, HEADER_LEN,
+};
+use morris_db::{slots, Key};
+use morris_engine::Rules;
+
+/// A fresh directory per test, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("morris-db-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+const KEY: Key = Key::moving(3, 3);
+
+/// A deterministic outcome per slot, with a few distances past the byte range.
+fn outcome_of(i: u64) -> Outcome {
+    match i % 1000 {
+        0 => Outcome::DRAW,
+        7 => Outcome::in_plies(254 + (i / 1000 % 300) as u32),
+        13 => Outcome::in_plies(65_535),
+        r => Outcome::in_plies((r % 200) as u32),
+    }
+}
+
+fn write_sample(dir: &Path) -> PathBuf {
+    let rules = Rules::nine();
+    let path = dir.join(file_name(&rules, KEY));
+    let mut w = Writer::create(&path, rules, KEY).unwrap();
+    for i in 0..slots(rules.board(), KEY) {
+        w.push(outcome_of(i)).unwrap();
+    }
+    assert_eq!(w.finish().unwrap(), path);
+    path
+}
+
+#[test]
+fn round_trip_with_overflow() {
+    let dir = TempDir::new("round-trip");
+    let path = write_sample(&dir.0);
+    assert!(path.ends_with("nine-3-3-0-0.mdb"));
+    let t = Table::open(&path, Rules::nine(), KEY).unwrap();
+    let n = slots(Rules::nine().board(), KEY);
+    assert_eq!(t.len(), n);
+    assert!(t.header().overflow > 0);
+    for i in 0..n {
+        assert_eq!(t.outcome(i), outcome_of(i), "slot {i}");
+    }
+    assert_eq!(t.outcome(7).value(), Value::Loss);
+    assert_eq!(t.outcome(13).plies(), Some(65_535));
+    assert_eq!(fs::metadata(&path).unwrap().len(), t.header().file_len());
+    // No temporary file left behind.
+    assert_eq!(fs::read_dir(&dir.0).unwrap().count(), 1);
+}
+
+#[test]
+fn raw_entries_with_explicit_overflow() {
+    let dir = TempDir::new("raw");
+    let rules = Rules::nine();
+    let n = slots(rules.board(), KEY) as usize;
+    let mut entries: Vec<u8> = (0..n)
+        .map(|i| Entry::encode(outcome_of(i as u64)).0)
+        .collect();
+    let overflow: Vec<(u64, u16)> = (0..n as u64)
+        .filter(|&i| entries[i as usize] == 255)
+        .map(|i| (i, outcome_of(i).plies().unwrap() as u16))
+        .collect();
+    let path = dir.0.join(file_name(&rules, KEY));
+    write_table(&path, rules, KEY, &entries, &overflow).unwrap();
+    let t = Table::open(&path, rules, KEY).unwrap();
+    assert_eq!(t.entries(), &entries[..]);
+    assert_eq!(t.overflow_records().collect::<Vec<_>>(), overflow);
+
+    // A marker without its distance is refused, and leaves no file.
+    fs::remove_file(&path).unwrap();
+    entries[1] = 255;
+    let err = write_table(&path, rules, KEY, &entries, &overflow).unwrap_err();
+    assert!(matches!(err, DbError::InvalidData { .. }), "{err}");
+    assert_eq!(fs::read_dir(&dir.0).unwrap().count(), 0);
+}
+
+#[test]
+fn writer_dropped_before_finish_leaves_nothing() {
+    let dir = TempDir::new("dropped");
+    let rules = Rules::nine();
+    let path = dir.0.join(file_name(&rules, KEY));
+    {
+        let mut w = Writer::create(&path, rules, KEY).unwrap();
+        w.push_raw(&[1, 2, 3]).unwrap();
+        assert!(dir.0.join("nine-3-3-0-0.mdb.tmp").exists());
+    }
+    assert!(!path.exists());
+    assert_eq!(fs::read_dir(&dir.0).unwrap().count(), 0);
+
+    // Too few entries: finish refuses, and nothing is left either.
+    let mut w = Writer::create(&path, rules, KEY).unwrap();
+    w.push_raw(&[1, 2, 3]).unwrap();
+    let err = w.finish().unwrap_err();
+    assert!(matches!(err, DbError::InvalidData { .. }), "{err}");
+    assert_eq!(fs::read_dir(&dir.0).unwrap().count(), 0);
+}
+
+/// Writes the sample, damages it with `damage`, and returns the error of opening it.
+fn open_damaged(name: &str, damage: impl FnOnce(&mut Vec<u8>)) -> DbError {
+    let dir = TempDir::new(name);
+    let path = write_sample(&dir.0);
+    let mut bytes = fs::read(&path).unwrap();
+    damage(&mut bytes);
+    fs::write(&path, &bytes).unwrap();
+    let err = match Table::open(&path, Rules::nine(), KEY) {
+        Ok(_) => panic!("{name}: damaged file accepted"),
+        Err(e) => e,
+    };
+    let msg = err.to_string();
+    assert!(
+        msg.contains("nine-3-3-0-0.mdb"),
+        "{name}: message names no file: {msg}"
+    );
+    err
+}
+
+#[test]
+fn truncated_file() {
+    let err = open_damaged("truncated", |b| {
+        b.pop();
+    });
+    assert!(matches!(err, DbError::Truncated { .. }), "{err}");
+    let err = open_damaged("truncated-header", |b| b.truncate(HEADER_LEN - 1));
+    assert!(matches!(err, DbError::Truncated { .. }), "{err}");
+    let err = open_damaged("trailing", |b| b.push(0));
+    assert!(matches!(err, DbError::TrailingBytes { .. }), "{err}");
+}
+
+#[test]
+fn flipped_payload_byte() {
+    let err = open_damaged("flipped", |b| {
+        let i = b.len() / 2;
+        b[i] ^= 0x10;
+    });
+    assert!(matches!(err, DbError::ChecksumMismatch { .. }), "{err}");
+    // A damaged overflow record too.
+    let err = open_damaged("flipped-overflow", |b| {
+        let i = b.len() - 1;
+        b[i] ^= 1;
+    });
+    assert!(matches!(err, DbError::ChecksumMismatch { .. }), "{err}");
+}
+
+#[test]
+fn wrong_header_fields() {
+    let err = open_damaged("magic", |b| b[0] = b'X');
+    assert!(matches!(err, DbError::BadMagic { .. }), "{err}");
+    let err = open_damaged("version", |b| b[8] = 2);
+    assert!(
+        matches!(err, DbError::UnsupportedVersion { found: 2, .. }),
+        "{err}"
+    );
+    let err = open_damaged("game", |b| b[12] = 99);
+    assert!(matches!(err, DbError::UnknownGame { id: 99, .. }), "{err}");
+    let err = open_damaged("rules", |b| b[13] = 0); // flying off
+    assert!(matches!(err, DbError::WrongRules { .. }), "{err}");
+    let err = open_damaged("stones", |b| b[14] = 10);
+    assert!(matches!(err, DbError::WrongRules { .. }), "{err}");
+    let err = open_damaged("flags", |b| b[13] |= 0x80);
+    assert!(matches!(err, DbError::UnknownRuleFlags { .. }), "{err}");
+    // 3-3-1-1 has as many slots as 3-3-0-0: only the key check can tell.
+    let err = open_damaged("key", |b| {
+        b[18] = 1;
+        b[19] = 1;
+    });
+    assert!(
+        matches!(err, DbError::WrongKey { found, .. } if found == Key::new(3, 3, 1, 1)),
+        "{err}"
+    );
+    let err = open_damaged("encoding", |b| b[15] = 7);
+    assert!(
+        matches!(err, DbError::UnknownEncoding { found: 7, .. }),
+        "{err}"
+    );
+    let err = open_damaged("entries", |b| b[24] ^= 1);
+    assert!(matches!(err, DbError::WrongEntryCount { .. }), "{err}");
+    let err = open_damaged("overflow count", |b| b[32] += 1);
+    assert!(matches!(err, DbError::Truncated { .. }), "{err}");
+    let err = open_damaged("checksum", |b| b[40] ^= 1);
+    assert!(matches!(err, DbError::ChecksumMismatch { .. }), "{err}");
+}
+
+#[test]
+fn opened_with_other_expectations() {
+    let dir = TempDir::new("expectations");
+    let path = write_sample(&dir.0);
+    let no_flying = Rules {
+        flying: false,
+        ..Rules::nine()
+    };
+    let err = Table::open(&path, no_flying, KEY).err().unwrap();
+    assert!(matches!(err, DbError::WrongRules { .. }), "{err}");
+    assert!(
+        err.to_string()
+            .contains("not for nine, 9 stones, no flying"),
+        "{err}"
+    );
+    let err = Table::open(&path, Rules::nine(), Key::moving(4, 3))
+        .err()
+        .unwrap();
+    assert!(matches!(err, DbError::WrongKey { .. }), "{err}");
+    assert!(
+        err.to_string().contains("holds key 3-3-0-0, not 4-3-0-0"),
+        "{err}"
+    );
+    let err = Table::open(dir.0.join("missing.mdb"), Rules::nine(), KEY)
+        .err()
+        .unwrap();
+    assert!(matches!(err, DbError::Io { .. }), "{err}");
+}
+
+#[test]
+fn checksum_check_can_be_skipped() {
+    let dir = TempDir::new("skip-checksum");
+    let path = write_sample(&dir.0);
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[HEADER_LEN + 5] ^= 1;
+    fs::write(&path, &bytes).unwrap();
+    let fast = Checks { checksum: false };
+    let t = Table::open_with(&path, Rules::nine(), KEY, fast).unwrap();
+    assert!(matches!(t.verify(), Err(DbError::ChecksumMismatch { .. })));
+}
+
+#[test]
+fn info_flags_damaged_files() {
+    let dir = TempDir::new("info");
+    let good = write_sample(&dir.0);
+    let copy = |name: &str| {
+        let p = dir.0.join(name);
+        fs::copy(&good, &p).unwrap();
+        p
+    };
+    let misnamed = copy("nine-4-3-0-0.mdb");
+    let damaged = copy("nine-3-4-0-0.mdb");
+    let mut bytes = fs::read(&damaged).unwrap();
+    bytes.truncate(bytes.len() - 3);
+    fs::write(&damaged, bytes).unwrap();
+    fs::write(dir.0.join("nine-5-3-0-0.mdb.tmp"), b"partial").unwrap();
+    fs::write(dir.0.join("notes.txt"), b"ignored").unwrap();
+
+    let infos = inspect(&dir.0, Checks::default()).unwrap();
+    assert_eq!(infos.len(), 4);
+    let by_name = |n: &str| infos.iter().find(|i| i.path.ends_with(n)).unwrap();
+    assert!(by_name("nine-3-3-0-0.mdb").is_ok());
+    assert_eq!(
+        by_name("nine-4-3-0-0.mdb").expected_name.as_deref(),
+        Some("nine-3-3-0-0.mdb")
+    );
+    assert!(matches!(
+        by_name("nine-3-4-0-0.mdb").status,
+        Err(DbError::Truncated { .. })
+    ));
+    assert!(by_name("nine-5-3-0-0.mdb.tmp").unfinished);
+    let text = render(&infos);
+    assert!(text.contains("MISNAMED"), "{text}");
+    assert!(text.contains("DAMAGED"), "{text}");
+    assert!(text.contains("3 damaged or misplaced"), "{text}");
+    println!("{text}");
+
+    let one = inspect(&misnamed, Checks::default()).unwrap();
+    assert_eq!(one.len(), 1);
+}
