@@ -1,37 +1,18 @@
 //! Whole solves held in memory: small games and tests, without files.
 
+use crate::placement::{placement_keys, solve_key};
 use crate::progress::Progress;
 use crate::retro::{plies, solve_pair};
-use crate::Lookup;
+use crate::{key_of, key_slot, lost_already, Lookup, KEY_SLOTS};
+use morris_db::plan::plan;
 use morris_db::{Index, Key};
-use morris_engine::{Bitboard, Rules};
+use morris_engine::{Position, Rules};
 
-/// Every moving-phase key of a solve, with its codes (0 = draw or hole, else plies + 1).
+/// Every key of a solve, with its codes (0 = draw or hole, else plies + 1).
 pub struct Solution {
     rules: Rules,
-    /// By `slot(us, them)`: a flat table rather than a map, as it is read in the hot loop.
+    /// By [`key_slot`].
     keys: Vec<Option<(Index, Vec<u16>)>>,
-}
-
-/// Stones per side are below 32 on every board.
-#[inline]
-fn slot(us: u32, them: u32) -> usize {
-    (us * 32 + them) as usize
-}
-
-/// The moving-phase pairs with 3..=`max` stones a side, in an order where every pair comes
-/// after the pairs its captures lead into; each pair is named by its key with `us >= them`.
-pub fn moving_pairs(min: u8, max: u8) -> Vec<Key> {
-    let mut pairs = Vec::new();
-    for total in 2 * min..=2 * max {
-        for us in (min..=max).rev() {
-            let them = total as i32 - us as i32;
-            if them >= min as i32 && them <= us as i32 {
-                pairs.push(Key::moving(us, them as u8));
-            }
-        }
-    }
-    pairs
 }
 
 impl Solution {
@@ -39,16 +20,30 @@ impl Solution {
     pub fn solve_moving(rules: &Rules, max: u8, progress: &dyn Progress) -> Solution {
         let mut sol = Solution {
             rules: *rules,
-            keys: (0..32 * 32).map(|_| None).collect(),
+            keys: (0..KEY_SLOTS).map(|_| None).collect(),
         };
-        for key in moving_pairs(3, max) {
-            let solved = solve_pair(rules, key, &sol, progress);
+        for row in plan(rules, max) {
+            let solved = solve_pair(rules, row.keys[0], &sol, progress);
             for (k, codes) in solved.keys {
-                sol.keys[slot(k.us as u32, k.them as u32)] =
-                    Some((Index::new(rules.board(), k), codes));
+                sol.insert(k, codes);
             }
         }
         sol
+    }
+
+    /// Solves the whole game: the moving phase, then every placement key, so that every
+    /// position reachable from the start can be looked up.
+    pub fn solve_game(rules: &Rules, progress: &dyn Progress) -> Solution {
+        let mut sol = Solution::solve_moving(rules, rules.stones, progress);
+        for key in placement_keys(rules, rules.stones) {
+            let codes = solve_key(rules, key, &sol, progress);
+            sol.insert(key, codes);
+        }
+        sol
+    }
+
+    fn insert(&mut self, key: Key, codes: Vec<u16>) {
+        self.keys[key_slot(key)] = Some((Index::new(self.rules.board(), key), codes));
     }
 
     pub fn rules(&self) -> &Rules {
@@ -57,20 +52,25 @@ impl Solution {
 
     /// The codes of one key, with its index.
     pub fn key(&self, key: Key) -> Option<(&Index, &[u16])> {
-        self.keys[slot(key.us as u32, key.them as u32)]
+        self.keys[key_slot(key)]
             .as_ref()
             .map(|(i, c)| (i, c.as_slice()))
+    }
+
+    /// Every key solved, in no particular order.
+    pub fn keys(&self) -> impl Iterator<Item = Key> + '_ {
+        self.keys.iter().flatten().map(|(i, _)| i.key())
     }
 }
 
 impl Lookup for Solution {
-    fn plies(&self, us: Bitboard, them: Bitboard) -> Option<u32> {
-        if us.count() < self.rules.min_stones() {
+    fn plies(&self, pos: &Position) -> Option<u32> {
+        if lost_already(pos, &self.rules) {
             return Some(0);
         }
-        let (index, codes) = self.keys[slot(us.count(), them.count())]
+        let (index, codes) = self.keys[key_slot(key_of(pos))]
             .as_ref()
-            .expect("captures lead into solved keys");
-        plies(codes[index.index(us, them) as usize])
+            .expect("positions are looked up in solved keys only");
+        plies(codes[index.index(pos.us(), pos.them()) as usize])
     }
 }

@@ -27,12 +27,12 @@ pub fn answer(rules: &Rules, pos: &Position, lookup: &dyn Lookup) -> Answer {
         let next = pos.play(mv);
         moves.push(RankedMove {
             mv,
-            plies: after_move(lookup.plies(next.us(), next.them())),
+            plies: after_move(lookup.plies(&next)),
         });
     });
     moves.sort_by_key(|m| preference(m.plies));
     Answer {
-        plies: lookup.plies(pos.us(), pos.them()),
+        plies: lookup.plies(pos),
         moves,
     }
 }

@@ -211,7 +211,7 @@ impl Pair<'_> {
         for_each_move(&pos, &self.rules, |m| {
             let next = pos.play(m);
             if m.capture().is_some() {
-                match self.lower.plies(next.us(), next.them()) {
+                match self.lower.plies(&next) {
                     Some(p) if p % 2 == 0 => {
                         out.fastest_win = Some(out.fastest_win.map_or(p + 1, |w| w.min(p + 1)))
                     }

@@ -1,19 +1,16 @@
 //! Solved sub-databases on disk, opened through memory maps and read by position.
 
-use crate::Lookup;
+use crate::{key_of, key_slot, lost_already, Lookup, KEY_SLOTS};
 use morris_db::format::{file_name, Checks, DbError, Table};
 use morris_db::{Index, Key};
-use morris_engine::{Bitboard, Rules};
+use morris_engine::{Position, Rules};
 use std::path::{Path, PathBuf};
-
-/// Stones per side are below 32 on every board.
-const SIDE: usize = 32;
 
 /// The database directory of one set of rules, with the tables opened so far.
 pub struct Store {
     dir: PathBuf,
     rules: Rules,
-    /// By `us * SIDE + them`: a flat table rather than a map, as it is read in hot loops.
+    /// By [`key_slot`].
     tables: Vec<Option<(Index, Table)>>,
 }
 
@@ -22,7 +19,7 @@ impl Store {
         Store {
             dir: dir.as_ref().to_path_buf(),
             rules,
-            tables: (0..SIDE * SIDE).map(|_| None).collect(),
+            tables: (0..KEY_SLOTS).map(|_| None).collect(),
         }
     }
 
@@ -39,10 +36,10 @@ impl Store {
         self.dir.join(file_name(&self.rules, key))
     }
 
-    /// Opens the table of `key` (moving phase) unless it is open already; every header field
+    /// Opens the table of `key` unless it is open already; every header field
     /// and, with `checks.checksum`, the payload are checked.
     pub fn open(&mut self, key: Key, checks: Checks) -> Result<(), DbError> {
-        let slot = key.us as usize * SIDE + key.them as usize;
+        let slot = key_slot(key);
         if self.tables[slot].is_none() {
             let table = Table::open_with(self.path(key), self.rules, key, checks)?;
             self.tables[slot] = Some((Index::new(self.rules.board(), key), table));
@@ -52,9 +49,7 @@ impl Store {
 
     /// The table of an open key.
     pub fn table(&self, key: Key) -> Option<(&Index, &Table)> {
-        self.tables[key.us as usize * SIDE + key.them as usize]
-            .as_ref()
-            .map(|(i, t)| (i, t))
+        self.tables[key_slot(key)].as_ref().map(|(i, t)| (i, t))
     }
 
     /// Closes every table (unmaps the files).
@@ -65,13 +60,13 @@ impl Store {
 
 impl Lookup for Store {
     #[inline]
-    fn plies(&self, us: Bitboard, them: Bitboard) -> Option<u32> {
-        if us.count() < self.rules.min_stones() {
+    fn plies(&self, pos: &Position) -> Option<u32> {
+        if lost_already(pos, &self.rules) {
             return Some(0);
         }
-        let (index, table) = self.tables[us.count() as usize * SIDE + them.count() as usize]
+        let (index, table) = self.tables[key_slot(key_of(pos))]
             .as_ref()
             .expect("the caller opened every key it reads");
-        table.outcome(index.index(us, them)).plies()
+        table.outcome(index.index(pos.us(), pos.them())).plies()
     }
 }

@@ -35,7 +35,7 @@ pub struct Report {
 
 const CHUNK: u64 = 1 << 16;
 
-/// Checks every class of a moving-phase key against its children, all read through `lookup`.
+/// Checks every class of a key against its children, all read through `lookup`.
 pub fn verify_key(
     rules: &Rules,
     key: Key,
@@ -58,14 +58,15 @@ pub fn verify_key(
                     return;
                 }
                 checked += 1;
-                let pos = Position::from_sides(us, them, [0, 0], Color::White);
+                let pos =
+                    Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
                 children.clear();
                 for_each_move(&pos, rules, |m| {
                     let next = pos.play(m);
-                    children.push(lookup.plies(next.us(), next.them()));
+                    children.push(lookup.plies(&next));
                 });
                 let recomputed = from_children(children.iter().copied());
-                let stored = lookup.plies(us, them);
+                let stored = lookup.plies(&pos);
                 if stored != recomputed {
                     bad += 1;
                     let mut f = found.lock().expect("no panics while held");

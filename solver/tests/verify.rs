@@ -2,8 +2,8 @@
 //! and solving is deterministic.
 
 use morris_db::Key;
-use morris_engine::{Bitboard, Rules};
-use morris_solver::memory::{moving_pairs, Solution};
+use morris_engine::{Position, Rules};
+use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
 use morris_solver::verify::verify_key;
 use morris_solver::Lookup;
@@ -17,14 +17,13 @@ struct Damaged<'a> {
 }
 
 impl Lookup for Damaged<'_> {
-    fn plies(&self, us: Bitboard, them: Bitboard) -> Option<u32> {
-        let key = self.index.key();
-        if (us.count(), them.count()) == (key.us as u32, key.them as u32)
-            && self.index.index(us, them) == self.slot
+    fn plies(&self, pos: &Position) -> Option<u32> {
+        if morris_solver::key_of(pos) == self.index.key()
+            && self.index.index(pos.us(), pos.them()) == self.slot
         {
             self.value
         } else {
-            self.inner.plies(us, them)
+            self.inner.plies(pos)
         }
     }
 }
@@ -33,8 +32,8 @@ impl Lookup for Damaged<'_> {
 fn verify_passes_and_catches_damage() {
     let rules = Rules::nine();
     let sol = Solution::solve_moving(&rules, 4, &Silent);
-    for pair in moving_pairs(3, 4) {
-        for key in [pair, pair.swapped()] {
+    for row in morris_db::plan::plan(&rules, 4) {
+        for key in row.keys {
             let r = verify_key(&rules, key, &sol, 10, &Silent);
             assert_eq!(r.mismatch_count, 0, "{key}: {:?}", r.mismatches);
             assert!(r.checked > 0);
@@ -43,7 +42,7 @@ fn verify_passes_and_catches_damage() {
     // Damage the Gasser position (a loss in 26) into a loss in 24.
     let key = Key::moving(3, 3);
     let (index, _) = sol.key(key).unwrap();
-    let pos = morris_engine::Position::parse("W:d7,g1,g7 B:a4,d5,g4 b 0 0", &rules).unwrap();
+    let pos = Position::parse("W:d7,g1,g7 B:a4,d5,g4 b 0 0", &rules).unwrap();
     let slot = index.index(pos.us(), pos.them());
     let damaged = Damaged {
         inner: &sol,
@@ -67,8 +66,8 @@ fn solving_is_deterministic() {
     let rules = Rules::nine();
     let a = Solution::solve_moving(&rules, 4, &Silent);
     let b = Solution::solve_moving(&rules, 4, &Silent);
-    for pair in moving_pairs(3, 4) {
-        for key in [pair, pair.swapped()] {
+    for row in morris_db::plan::plan(&rules, 4) {
+        for key in row.keys {
             assert_eq!(a.key(key).unwrap().1, b.key(key).unwrap().1, "{key}");
         }
     }
