@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The main job: build, solve the moving phase of Nine Men's Morris (resumable: run it again
+# after an interruption and it continues), verify every database, and write the results
+# tables to results/.
+#
+#   bash scripts/solve-full.sh                 # everything, databases in dbs/nine (git-ignored)
+#   MAX_STONES=6 bash scripts/solve-full.sh    # a smaller experiment
+#   MORRIS_DB=/big/disk/nine bash scripts/solve-full.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+MAX=${MAX_STONES:-9}
+DB=${MORRIS_DB:-dbs/nine}
+OUT=results
+mkdir -p "$OUT" "$DB"
+cargo build --release -p morris
+BIN=target/release/morris
+TAG="nine-max$MAX"
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%MZ)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores"
+  echo "memory: $(free -g | awk '/Mem:/ {print $2}') GiB"
+  echo "commit: $(git rev-parse --short HEAD)"
+} > "$OUT/$TAG-machine.txt"
+
+$BIN plan --max-stones "$MAX" > "$OUT/$TAG-plan.txt"
+
+# Per pair: time, throughput, peak memory, wins/draws/losses (one line each).
+start=$(date +%s)
+$BIN solve --db "$DB" --max-stones "$MAX" | tee "$OUT/$TAG-solve.log"
+solve_s=$(( $(date +%s) - start ))
+
+start=$(date +%s)
+$BIN verify --db "$DB" --max-stones "$MAX" | tee "$OUT/$TAG-verify.log"
+verify_s=$(( $(date +%s) - start ))
+
+$BIN stats --db "$DB" --max-stones "$MAX" | tee "$OUT/$TAG-stats.txt"
+$BIN stats --db "$DB" --max-stones "$MAX" --json > "$OUT/$TAG-stats.json"
+{
+  echo "solve wall seconds (this run; 0 if already complete): $solve_s"
+  echo "verify wall seconds: $verify_s"
+} >> "$OUT/$TAG-machine.txt"
+echo "results in $OUT/$TAG-*"
