@@ -12,6 +12,9 @@ pub struct RuleArgs {
     /// Forbid flying at three stones (its own databases: values differ)
     #[arg(long)]
     pub no_flying: bool,
+    /// Stones per player, for reduced games (default: the game's own number)
+    #[arg(long, value_name = "N")]
+    pub stones: Option<u8>,
 }
 
 fn parse_game(s: &str) -> Result<Game, String> {
@@ -24,6 +27,9 @@ impl RuleArgs {
         let mut r = Rules::standard(self.game);
         if self.no_flying {
             r.flying = false;
+        }
+        if let Some(n) = self.stones {
+            r.stones = n;
         }
         r
     }
@@ -55,6 +61,19 @@ fn parse_pair(s: &str) -> Result<(u8, u8), String> {
 }
 
 impl DbArgs {
+    /// Every key of the solve these options describe (moving phase, then placement keys; only
+    /// the pair with `--only`), in dependency order.
+    pub fn keys(&self, rules: &Rules) -> Result<Vec<morris_db::Key>, Failure> {
+        let job = morris_solver::solve::Job {
+            max_stones: self.max_stones(rules)?,
+            only: self.only,
+            placement: true,
+            stop_after_files: None,
+        };
+        let steps = morris_solver::solve::steps(rules, &job).map_err(Failure::input)?;
+        Ok(steps.iter().flat_map(|s| s.keys()).collect())
+    }
+
     /// The largest number of stones a side, checked against the game.
     pub fn max_stones(&self, rules: &Rules) -> Result<u8, Failure> {
         let n = self.max_stones.unwrap_or(rules.stones);

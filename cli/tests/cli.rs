@@ -164,3 +164,36 @@ fn missing_database_names_file_and_command() {
     );
     let _ = std::fs::remove_dir_all(&empty);
 }
+
+#[test]
+fn reduced_game_is_solved_from_the_start() {
+    let dir = scratch("reduced");
+    let d = dir.to_str().unwrap();
+    let o = morris(&["solve", "--db", d, "--stones", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("start position: win in 23 plies"),
+        "{}",
+        stdout(&o)
+    );
+    let o = morris(&["query", "--db", d, "--stones", "3", "--json", "startpos"]);
+    assert!(
+        stdout(&o).starts_with("{\"value\": \"win\", \"plies\": 23, \"moves\": ["),
+        "{}",
+        stdout(&o)
+    );
+    // Databases of other rules are refused with a clear message.
+    let o = morris(&[
+        "query",
+        "--db",
+        d,
+        "--stones",
+        "3",
+        "--no-flying",
+        "W:d7,g1,g7 B:a4,d5,g4 b 0 0",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = morris(&["verify", "--db", d, "--stones", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -210,7 +210,7 @@ impl Board {
 
     /// Maps a point of the k-th smallest square ring to the k-th largest (concentric boards).
     const fn swap_ring(&self, c: Coord) -> Option<Coord> {
-        if self.width != self.height || self.width % 2 == 0 {
+        if self.width != self.height || self.width.is_multiple_of(2) {
             return None;
         }
         let centre = (self.width / 2) as i32;

@@ -42,10 +42,10 @@ pub fn draw(pos: &Position, rules: &Rules) -> String {
                     ((x2, y2), (x1, y1))
                 };
                 let mark = if bottom.0 > top.0 { b'\\' } else { b'/' };
-                for r in top.1 + 1..bottom.1 {
+                for (r, row) in canvas.iter_mut().enumerate().take(bottom.1).skip(top.1 + 1) {
                     let t = (r - top.1) as f64 / (bottom.1 - top.1) as f64;
                     let c = top.0 as f64 + t * (bottom.0 as f64 - top.0 as f64) + 1.0;
-                    canvas[r][c.round() as usize] = mark;
+                    row[c.round() as usize] = mark;
                 }
             }
         }

@@ -57,7 +57,9 @@ pub fn placement_keys(rules: &Rules, max_stones: u8) -> Vec<Key> {
     keys
 }
 
-/// The keys a placement key's moves lead into (placements with and without capture).
+/// The keys a placement key's moves lead into: the placement without capture, and with one
+/// when the placed stone can complete a mill (three stones of the mover on the board) and the
+/// capture does not end the game.
 pub fn child_keys(rules: &Rules, key: Key) -> Vec<Key> {
     let mut v = vec![Key::new(
         key.them,
@@ -65,7 +67,11 @@ pub fn child_keys(rules: &Rules, key: Key) -> Vec<Key> {
         key.them_hand,
         key.us_hand - 1,
     )];
-    if key.them > 0 && (key.them - 1 + key.them_hand) as u32 >= rules.min_stones() {
+    if rules.line_captures()
+        && key.us + 1 >= 3
+        && key.them > 0
+        && (key.them - 1 + key.them_hand) as u32 >= rules.min_stones()
+    {
         v.push(Key::new(
             key.them - 1,
             key.us + 1,

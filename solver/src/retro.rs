@@ -255,7 +255,7 @@ impl Pair<'_> {
         let o = self.other(s);
         let parents_side = &self.sides[o];
         let target = code(d);
-        let child_lost = d % 2 == 0;
+        let child_lost = d.is_multiple_of(2);
         let mut parents = Vec::with_capacity(64);
         let mut children = Vec::with_capacity(64);
         for i in range {

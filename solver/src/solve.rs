@@ -1,26 +1,28 @@
-//! The moving-phase solve over a database directory: pairs in dependency order, each solved
-//! in memory and written atomically, so that an interrupted run resumes at the first pair
-//! without both complete files.
+//! A whole solve over a database directory: moving-phase pairs, then placement keys, in
+//! dependency order, each solved in memory and written atomically, so that an interrupted run
+//! resumes at the first step without complete files.
 
+use crate::placement::{child_keys, placement_keys, solve_key};
 use crate::progress::Progress;
 use crate::retro::{plies, solve_pair};
 use crate::stats::{key_stats, KeyStats};
 use crate::store::Store;
 use morris_db::format::{Checks, DbError, Outcome, Writer};
 use morris_db::plan::plan;
-use morris_db::{Index, Key};
+use morris_db::{slots, Index, Key};
+use morris_engine::Rules;
 use std::fmt;
 use std::time::Instant;
 
-/// What happened to one pair.
+/// What happened to one step: a moving-phase pair or a placement key.
 #[derive(Clone, Debug)]
-pub struct PairReport {
+pub struct StepReport {
     pub keys: Vec<Key>,
     pub slots: u64,
-    /// False when both files were already there, complete and checksummed.
+    /// False when every file was already there, complete and checksummed.
     pub solved: bool,
     pub seconds: f64,
-    /// Peak resident memory of the process while the pair was solved, when the system says.
+    /// Peak resident memory of the process while the step ran, when the system says.
     pub peak_bytes: Option<u64>,
     /// Wins, draws and losses of each key just solved (empty when skipped).
     pub stats: Vec<(Key, KeyStats)>,
@@ -29,9 +31,9 @@ pub struct PairReport {
 #[derive(Debug)]
 pub enum SolveError {
     Db(DbError),
-    /// `--only` names a pair whose captures lead into pairs not yet on disk.
+    /// A step's captures or placements lead into keys not on disk (only with `--only`).
     MissingDependency {
-        pair: String,
+        step: String,
         missing: String,
     },
     /// `--only` names a pair outside the plan.
@@ -46,12 +48,15 @@ impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SolveError::Db(e) => write!(f, "{e}"),
-            SolveError::MissingDependency { pair, missing } => write!(
+            SolveError::MissingDependency { step, missing } => write!(
                 f,
-                "pair {pair} needs {missing}, which is missing or damaged: solve without --only first"
+                "{step} needs {missing}, which is missing or damaged: solve without --only first"
             ),
             SolveError::NotInPlan { pair } => {
-                write!(f, "pair {pair} is not part of the moving phase of this game")
+                write!(
+                    f,
+                    "pair {pair} is not part of the moving phase of this game"
+                )
             }
             SolveError::Stopped => write!(f, "stopped by MORRIS_STOP_AFTER_FILES"),
         }
@@ -69,36 +74,107 @@ impl From<DbError> for SolveError {
 /// What to solve.
 pub struct Job {
     pub max_stones: u8,
-    /// Solve only this pair (named by either key), its dependencies must be on disk.
+    /// Solve only this moving-phase pair (named by either key); its dependencies must be on
+    /// disk. No placement keys then.
     pub only: Option<(u8, u8)>,
+    /// Build the placement keys after the moving phase.
+    pub placement: bool,
     /// Stop (as if killed) after writing this many files: the resume tests' hook.
     pub stop_after_files: Option<usize>,
 }
 
-/// Receives the course of a solve.
-pub trait Observer: Progress {
-    /// A pair begins (its first key names it).
-    fn pair_started(&self, keys: &[Key], slots: u64);
-    fn pair_finished(&self, report: &PairReport);
+/// One unit of work, solved in memory and written as a whole.
+#[derive(Clone, Debug)]
+pub enum Step {
+    /// A moving-phase pair (one key when both sides have as many stones).
+    Pair(Vec<Key>),
+    Placement(Key),
 }
 
-/// Solves every pair of the job not yet complete on disk.
-pub fn solve_moving(
-    store: &mut Store,
-    job: &Job,
-    observer: &dyn Observer,
-) -> Result<Vec<PairReport>, SolveError> {
-    let rules = *store.rules();
-    let rows = plan(&rules, job.max_stones);
-    let mut selected: Vec<_> = rows.iter().collect();
+impl Step {
+    pub fn keys(&self) -> Vec<Key> {
+        match self {
+            Step::Pair(k) => k.clone(),
+            Step::Placement(k) => vec![*k],
+        }
+    }
+
+    /// `5-4 + 4-5`, `5-5`, or a placement key `4-3-5-5`.
+    pub fn name(&self) -> String {
+        match self {
+            Step::Pair(keys) => keys
+                .iter()
+                .map(|k| format!("{}-{}", k.us, k.them))
+                .collect::<Vec<_>>()
+                .join(" + "),
+            Step::Placement(k) => k.to_string(),
+        }
+    }
+
+    /// The keys this step reads (solved by earlier steps).
+    pub fn dependencies(&self, rules: &Rules) -> Vec<Key> {
+        match self {
+            Step::Pair(keys) => keys
+                .iter()
+                .filter(|k| k.them as u32 > rules.min_stones())
+                .map(|k| Key::moving(k.them - 1, k.us))
+                .collect(),
+            Step::Placement(k) => child_keys(rules, *k),
+        }
+    }
+}
+
+/// The keys whose values a position of `key` and its moves read: the key itself, and where
+/// its moves lead (for verify and query).
+pub fn reads(rules: &Rules, key: Key) -> Vec<Key> {
+    let mut v = vec![key];
+    if key.is_moving_phase() {
+        v.push(key.swapped());
+        v.extend(Step::Pair(vec![key]).dependencies(rules));
+    } else {
+        v.extend(child_keys(rules, key));
+    }
+    v.dedup();
+    v
+}
+
+/// Every step of a job, in dependency order.
+pub fn steps(rules: &Rules, job: &Job) -> Result<Vec<Step>, SolveError> {
+    let mut steps: Vec<Step> = plan(rules, job.max_stones)
+        .into_iter()
+        .map(|r| Step::Pair(r.keys))
+        .collect();
     if let Some((m, o)) = job.only {
-        selected.retain(|r| r.keys.iter().any(|k| (k.us, k.them) == (m, o)));
-        if selected.is_empty() {
+        steps.retain(|s| s.keys().iter().any(|k| (k.us, k.them) == (m, o)));
+        if steps.is_empty() {
             return Err(SolveError::NotInPlan {
                 pair: format!("{m}-{o}"),
             });
         }
+    } else if job.placement {
+        steps.extend(
+            placement_keys(rules, job.max_stones)
+                .into_iter()
+                .map(Step::Placement),
+        );
     }
+    Ok(steps)
+}
+
+/// Receives the course of a solve.
+pub trait Observer: Progress {
+    fn step_started(&self, step: &Step, slots: u64);
+    fn step_finished(&self, report: &StepReport);
+}
+
+/// Solves every step of the job not yet complete on disk.
+pub fn solve(
+    store: &mut Store,
+    job: &Job,
+    observer: &dyn Observer,
+) -> Result<Vec<StepReport>, SolveError> {
+    let rules = *store.rules();
+    let steps = steps(&rules, job)?;
     std::fs::create_dir_all(store.dir()).map_err(|source| DbError::Io {
         path: store.dir().to_path_buf(),
         action: "create the database directory",
@@ -106,42 +182,42 @@ pub fn solve_moving(
     })?;
     let mut written = 0usize;
     let mut reports = Vec::new();
-    for row in selected {
-        let slots = row.slots;
-        observer.pair_started(&row.keys, slots);
-        if row.keys.iter().all(|&k| is_complete(store, k)) {
-            let report = PairReport {
-                keys: row.keys.clone(),
+    for step in steps {
+        let keys = step.keys();
+        let slots: u64 = keys.iter().map(|&k| slots(rules.board(), k)).sum();
+        observer.step_started(&step, slots);
+        if keys.iter().all(|&k| is_complete(store, k)) {
+            let report = StepReport {
+                keys,
                 slots,
                 solved: false,
                 seconds: 0.0,
                 peak_bytes: None,
                 stats: Vec::new(),
             };
-            observer.pair_finished(&report);
+            observer.step_finished(&report);
             reports.push(report);
             continue;
         }
-        // The pairs that captures lead into, read through memory maps.
         store.close_all();
-        for &k in &row.keys {
-            if k.them > 3 {
-                let lower = Key::moving(k.them - 1, k.us);
-                store.open(lower, Checks::default()).map_err(|_| {
-                    SolveError::MissingDependency {
-                        pair: row.keys[0].to_string(),
-                        missing: store.path(lower).display().to_string(),
-                    }
+        for dep in step.dependencies(&rules) {
+            store
+                .open(dep, Checks::default())
+                .map_err(|_| SolveError::MissingDependency {
+                    step: step.name(),
+                    missing: store.path(dep).display().to_string(),
                 })?;
-            }
         }
         reset_peak_memory();
         let start = Instant::now();
-        let solved = solve_pair(&rules, row.keys[0], store, observer);
+        let solved: Vec<(Key, Vec<u16>)> = match &step {
+            Step::Pair(keys) => solve_pair(&rules, keys[0], store, observer).keys,
+            Step::Placement(key) => vec![(*key, solve_key(&rules, *key, store, observer))],
+        };
         let seconds = start.elapsed().as_secs_f64();
         let peak_bytes = peak_memory();
         let mut stats = Vec::new();
-        for (key, codes) in &solved.keys {
+        for (key, codes) in &solved {
             let index = Index::new(rules.board(), *key);
             stats.push((*key, key_stats(&index, |i| plies(codes[i as usize]))));
             let mut w = Writer::create(store.path(*key), rules, *key)?;
@@ -154,15 +230,15 @@ pub fn solve_moving(
                 return Err(SolveError::Stopped);
             }
         }
-        let report = PairReport {
-            keys: row.keys.clone(),
+        let report = StepReport {
+            keys,
             slots,
             solved: true,
             seconds,
             peak_bytes,
             stats,
         };
-        observer.pair_finished(&report);
+        observer.step_finished(&report);
         reports.push(report);
     }
     store.close_all();

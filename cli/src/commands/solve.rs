@@ -1,9 +1,8 @@
 use crate::options::{thousands, threads, DbArgs, RuleArgs};
 use crate::progress::Bars;
 use crate::Failure;
-use morris_db::Key;
 use morris_solver::progress::Progress;
-use morris_solver::solve::{solve_moving, Job, Observer, PairReport, SolveError};
+use morris_solver::solve::{solve, Job, Observer, SolveError, Step, StepReport};
 use morris_solver::store::Store;
 
 /// Build the databases: every moving-phase pair in dependency order, resumable
@@ -16,6 +15,9 @@ Examples:\n  morris solve --db dbs/nine --max-stones 4\n  morris solve --db dbs/
 pub struct Args {
     #[command(flatten)]
     db: DbArgs,
+    /// Build the moving phase only (no keys with stones in hand)
+    #[arg(long)]
+    moving_only: bool,
     /// Worker threads (default: one per core)
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -25,6 +27,8 @@ pub struct Args {
 
 struct Report<'a> {
     bars: &'a Bars,
+    /// The step under way, for its summary line.
+    name: std::sync::Mutex<String>,
 }
 
 impl Progress for Report<'_> {
@@ -36,21 +40,15 @@ impl Progress for Report<'_> {
     }
 }
 
-fn pair_name(keys: &[Key]) -> String {
-    keys.iter()
-        .map(|k| format!("{}-{}", k.us, k.them))
-        .collect::<Vec<_>>()
-        .join(" + ")
-}
-
 impl Observer for Report<'_> {
-    fn pair_started(&self, keys: &[Key], _slots: u64) {
-        self.bars.begin(&pair_name(keys));
+    fn step_started(&self, step: &Step, _slots: u64) {
+        *self.name.lock().expect("not poisoned") = step.name();
+        self.bars.begin(&step.name());
     }
 
-    fn pair_finished(&self, r: &PairReport) {
+    fn step_finished(&self, r: &StepReport) {
         self.bars.done(r.slots);
-        let name = pair_name(&r.keys);
+        let name = self.name.lock().expect("not poisoned").clone();
         if !r.solved {
             self.bars
                 .println(&format!("{name}: complete on disk, skipped"));
@@ -85,6 +83,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let job = Job {
         max_stones,
         only: args.db.only,
+        placement: !args.moving_only,
         stop_after_files: std::env::var("MORRIS_STOP_AFTER_FILES")
             .ok()
             .and_then(|v| v.parse().ok()),
@@ -96,7 +95,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let bars = Bars::new(total, "slots");
     let mut store = Store::new(&args.db.db, rules);
     let start = std::time::Instant::now();
-    let result = solve_moving(&mut store, &job, &Report { bars: &bars });
+    let report = Report {
+        bars: &bars,
+        name: Default::default(),
+    };
+    let result = solve(&mut store, &job, &report);
     bars.finish();
     let reports = result.map_err(|e| match e {
         SolveError::MissingDependency { .. } | SolveError::NotInPlan { .. } => Failure::input(e),
@@ -105,17 +108,26 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let solved = reports.iter().filter(|r| r.solved).count();
     if solved == 0 {
         println!(
-            "nothing to do: all {} pair(s) are complete in {}",
+            "nothing to do: all {} step(s) are complete in {}",
             reports.len(),
             args.db.db.display()
         );
     } else {
         println!(
-            "solved {solved} pair(s) of {} in {:.1} s; databases in {}",
+            "solved {solved} step(s) of {} in {:.1} s; databases in {}",
             reports.len(),
             start.elapsed().as_secs_f64(),
             args.db.db.display()
         );
+    }
+    let start_pos = morris_engine::Position::start(&rules);
+    let start_key = morris_solver::key_of(&start_pos);
+    if reports.iter().any(|r| r.keys.contains(&start_key)) {
+        store
+            .open(start_key, morris_db::format::Checks::default())
+            .map_err(Failure::failed)?;
+        let p = morris_solver::Lookup::plies(&store, &start_pos);
+        println!("start position: {}", crate::commands::query::describe(p));
     }
     Ok(())
 }

@@ -22,13 +22,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<(), Failure> {
     let rules = args.rules.rules();
     let max = args.db.max_stones(&rules)?;
-    let mut keys: Vec<_> = morris_db::plan::plan(&rules, max)
-        .into_iter()
-        .flat_map(|r| r.keys)
-        .collect();
-    if let Some((m, o)) = args.db.only {
-        keys.retain(|k| (k.us, k.them) == (m, o) || (k.them, k.us) == (m, o));
-    }
+    let keys = args.db.keys(&rules)?;
     let mut store = Store::new(&args.db.db, rules);
     let mut rows = Vec::new();
     for key in keys {

@@ -4,6 +4,7 @@ use crate::Failure;
 use morris_db::format::Checks;
 use morris_db::Key;
 use morris_engine::{Color, Position};
+use morris_solver::solve::reads;
 use morris_solver::store::Store;
 use morris_solver::verify::verify_key;
 
@@ -26,15 +27,6 @@ pub struct Args {
     rules: RuleArgs,
 }
 
-/// The keys a moving-phase key reads: itself, its colour swap, and where captures lead.
-pub fn needed_keys(key: Key) -> Vec<Key> {
-    let mut v = vec![key, key.swapped()];
-    if key.them > 3 {
-        v.push(Key::moving(key.them - 1, key.us));
-    }
-    v
-}
-
 /// Opens keys for reading, or says which file is missing and how to build it.
 pub fn open_all(store: &mut Store, keys: &[Key], max_stones: u8) -> Result<(), Failure> {
     for &k in keys {
@@ -53,18 +45,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let rules = args.rules.rules();
     threads(args.threads)?;
     let max = args.db.max_stones(&rules)?;
-    let mut keys: Vec<Key> = morris_db::plan::plan(&rules, max)
-        .into_iter()
-        .flat_map(|r| r.keys)
-        .collect();
-    if let Some((m, o)) = args.db.only {
-        keys.retain(|k| (k.us, k.them) == (m, o) || (k.them, k.us) == (m, o));
-    }
+    let keys = args.db.keys(&rules)?;
     let mut store = Store::new(&args.db.db, rules);
     let bars = Bars::new(keys.len() as u64, "keys");
     let mut bad_total = 0;
     for key in keys {
-        open_all(&mut store, &needed_keys(key), max)?;
+        open_all(&mut store, &reads(&rules, key), max)?;
         bars.begin(&key.to_string());
         let r = verify_key(&rules, key, &store, args.limit, &bars);
         bars.done(1);
