@@ -27,13 +27,18 @@ use morris_db::{Index, Key};
 use morris_engine::{for_each_move, Bitboard, Color, Position, Rules};
 use rayon::prelude::*;
 use std::ops::Range;
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 
 /// Slots handled by one task: large enough to amortise scheduling, small enough to balance.
 const CHUNK_BITS: u32 = 16;
 const CHUNK: u64 = 1 << CHUNK_BITS;
 /// Longest distance a pair can hold (codes are u16; real games stay far below).
 const MAX_LEVEL: usize = 1 << 14;
+
+/// A slot's cell: the code in the low 16 bits, the counter above. One word per slot, so that
+/// the random accesses of propagation touch one cache line per parent.
+const CODE: u32 = 0xffff;
+const COUNT_ONE: u32 = 1 << 16;
 
 /// A code for a decided slot.
 #[inline]
@@ -63,9 +68,9 @@ fn distinct(v: &mut Vec<u64>) -> &[u64] {
 struct Side {
     key: Key,
     index: Index,
-    state: Vec<AtomicU16>,
-    /// 0 until the first decrement; then the child classes not yet known won, plus one.
-    count: Vec<AtomicU8>,
+    /// Per slot: the code (low 16 bits) and the counter (bits 16..24): 0 until the first
+    /// decrement, then the child classes not yet known won, plus one.
+    cells: Vec<AtomicU32>,
     /// Per chunk: slots decided and not yet propagated (chunks at 0 are skipped by scans).
     waiting: Vec<AtomicU32>,
 }
@@ -82,8 +87,7 @@ impl Side {
         Side {
             key,
             index,
-            state: atomics(n),
-            count: atomics(n),
+            cells: atomics(n),
             waiting: atomics(n.div_ceil(CHUNK)),
         }
     }
@@ -160,7 +164,10 @@ pub fn solve_pair(rules: &Rules, key: Key, lower: &dyn Lookup, progress: &dyn Pr
             .map(|s| {
                 (
                     s.key,
-                    s.state.into_iter().map(AtomicU16::into_inner).collect(),
+                    s.cells
+                        .into_iter()
+                        .map(|c| (c.into_inner() & CODE) as u16)
+                        .collect(),
                 )
             })
             .collect(),
@@ -183,7 +190,7 @@ impl Pair<'_> {
     /// Records a slot's first decision.
     #[inline]
     fn decide(&self, s: usize, i: u64, plies: u32) {
-        self.sides[s].state[i as usize].store(code(plies), Relaxed);
+        self.sides[s].cells[i as usize].store(code(plies) as u32, Relaxed);
         self.scheduled(s, i, plies);
     }
 
@@ -228,6 +235,46 @@ impl Pair<'_> {
         out
     }
 
+    /// True when no symmetry but the identity maps `set` to itself.
+    #[inline]
+    fn asymmetric(&self, set: Bitboard) -> bool {
+        let index = &self.sides[0].index;
+        (1..index.symmetry_count()).all(|g| index.transform(g, set) != set)
+    }
+
+    /// The number of distinct classes the quiet moves of parent slot `p` (of the side other
+    /// than `s`) lead to, in side `s`. When no symmetry fixes the parent's non-moving stones,
+    /// two different moves can never lead to the same class (a symmetry taking one child to
+    /// the other would have to fix those stones), so counting the moves is enough and no
+    /// child needs indexing.
+    fn child_classes(
+        &self,
+        s: usize,
+        p: u64,
+        asymmetric_them: bool,
+        children: &mut Vec<u64>,
+    ) -> usize {
+        let (pu, pt) = self.sides[self.other(s)].index.unindex(p);
+        let pos = Position::from_sides(pu, pt, [0, 0], Color::White);
+        let child_index = &self.sides[s].index;
+        children.clear();
+        for_each_move(&pos, &self.rules, |m| {
+            if m.capture().is_none() {
+                if asymmetric_them {
+                    children.push(0);
+                } else {
+                    let next = pos.play(m);
+                    children.push(child_index.index(next.us(), next.them()));
+                }
+            }
+        });
+        if asymmetric_them {
+            children.len()
+        } else {
+            distinct(children).len()
+        }
+    }
+
     /// Decides what the moves alone decide: wins by capture (tentative: a quiet move into a
     /// faster loss may still shorten them) and positions without a quiet move.
     fn init(&self, s: usize, range: Range<u64>) {
@@ -259,54 +306,66 @@ impl Pair<'_> {
         let mut parents = Vec::with_capacity(64);
         let mut children = Vec::with_capacity(64);
         for i in range {
-            if side.state[i as usize].load(Relaxed) != target {
+            if side.cells[i as usize].load(Relaxed) & CODE != target as u32 {
                 continue;
             }
             waiting.fetch_sub(1, Relaxed);
             let (us, them) = side.index.unindex(i);
+            // Every parent's other side is this child's side to move.
+            let asymmetric = self.asymmetric(us);
             parents.clear();
             for_each_parent(&self.rules, us, them, |pu, pt| {
                 parents.push(parents_side.index.index(pu, pt));
             });
             for &p in distinct(&mut parents) {
-                let cell = &parents_side.state[p as usize];
+                let cell = &parents_side.cells[p as usize];
                 if child_lost {
-                    let win = code(d + 1);
-                    let prev = cell.fetch_update(Relaxed, Relaxed, |c| {
+                    let win = code(d + 1) as u32;
+                    let prev = cell.fetch_update(Relaxed, Relaxed, |w| {
                         // Undecided, or a tentative capture win that this one beats.
-                        (c == 0 || (c > win && c % 2 == 0)).then_some(win)
+                        let c = w & CODE;
+                        (c == 0 || (c > win && c % 2 == 0)).then_some(w & !CODE | win)
                     });
                     if let Ok(old) = prev {
-                        if old == 0 {
+                        if old & CODE == 0 {
                             self.scheduled(o, p, d + 1);
                         } else {
                             self.at_level[d as usize + 1].fetch_add(1, Relaxed);
                         }
                     }
-                } else if cell.load(Relaxed) == 0 {
-                    let counter = &parents_side.count[p as usize];
-                    let mut parent = None;
-                    if counter.load(Relaxed) == 0 {
-                        // First decrement: count the parent's child classes now.
+                } else {
+                    let last = loop {
+                        let w = cell.load(Relaxed);
+                        if w & CODE != 0 {
+                            break false; // decided already
+                        }
+                        if w == 0 {
+                            // First decrement: count the parent's child classes now.
+                            let n = self.child_classes(s, p, asymmetric, &mut children);
+                            assert!(n < 255, "more child classes than a counter holds");
+                            let _ = cell.compare_exchange(
+                                0,
+                                (n as u32 + 1) * COUNT_ONE,
+                                Relaxed,
+                                Relaxed,
+                            );
+                            continue;
+                        }
+                        if cell
+                            .compare_exchange_weak(w, w - COUNT_ONE, Relaxed, Relaxed)
+                            .is_ok()
+                        {
+                            break w >> 16 == 2;
+                        }
+                    };
+                    if last {
+                        // Every quiet move loses; the captures decide between loss and draw.
                         let (pu, pt) = parents_side.index.unindex(p);
-                        parent = Some((pu, pt));
-                        children.clear();
-                        let m =
-                            self.moves(pu, pt, |cu, ct| children.push(side.index.index(cu, ct)));
-                        let n = distinct(&mut children).len() + m.capture_draw as usize;
-                        assert!(
-                            n < u8::MAX as usize,
-                            "more child classes than a counter holds"
-                        );
-                        let _ = counter.compare_exchange(0, n as u8 + 1, Relaxed, Relaxed);
-                    }
-                    if counter.fetch_sub(1, Relaxed) == 2 {
-                        let (pu, pt) = parent.unwrap_or_else(|| parents_side.index.unindex(p));
-                        let longest = self
-                            .moves(pu, pt, |_, _| {})
-                            .longest_capture
-                            .map_or(d, |c| c.max(d));
-                        self.decide(o, p, longest + 1);
+                        let m = self.moves(pu, pt, |_, _| {});
+                        if !m.capture_draw {
+                            let longest = m.longest_capture.map_or(d, |c| c.max(d));
+                            self.decide(o, p, longest + 1);
+                        }
                     }
                 }
             }
