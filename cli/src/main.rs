@@ -31,6 +31,7 @@ enum Command {
     Verify(commands::verify::Args),
     Stats(commands::stats::Args),
     Query(commands::query::Args),
+    Play(commands::play::Args),
     #[command(subcommand)]
     Db(commands::db::Command),
 }
@@ -71,6 +72,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => commands::verify::run(a),
         Command::Stats(a) => commands::stats::run(a),
         Command::Query(a) => commands::query::run(a),
+        Command::Play(a) => commands::play::run(a),
         Command::Db(c) => commands::db::run(c),
     };
     match result {

@@ -197,3 +197,31 @@ fn reduced_game_is_solved_from_the_start() {
     assert!(o.status.success(), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn play_reasks_bad_moves_and_plays_perfectly() {
+    let dir = scratch("play");
+    let d = dir.to_str().unwrap();
+    assert!(morris(&["solve", "--db", d, "--stones", "3"])
+        .status
+        .success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args([
+            "play", "--db", d, "--stones", "3", "--as", "black", "--hint",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    // White (the program) opens; d9 is no point, and the first placement repeated is taken.
+    let stdin = child.stdin.as_mut().unwrap();
+    stdin.write_all(b"d9\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("White plays"), "{text}");
+    assert!(text.contains("win in 23 plies for White"), "{text}");
+    assert!(text.contains("unknown point `d9`"), "{text}");
+    assert!(text.contains("game left unfinished"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

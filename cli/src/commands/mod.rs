@@ -2,6 +2,7 @@ pub mod db;
 pub mod moves;
 pub mod perft;
 pub mod plan;
+pub mod play;
 pub mod query;
 pub mod show;
 pub mod solve;
