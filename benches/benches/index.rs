@@ -83,6 +83,51 @@ fn index(c: &mut Criterion) {
     }
 }
 
+/// Indexing the positions that share the pattern side (as all the predecessors of a position
+/// share the stones of the side that did not move): 16 positions per fixed side.
+fn fixed(c: &mut Criterion) {
+    const OTHERS: usize = 16;
+    let key: Key = "9-9-0-0".parse().unwrap();
+    let ix = Index::new(&NINE, key);
+    let mut rng = Rng(99);
+    let groups: Vec<(Bitboard, Vec<Bitboard>)> = (0..SAMPLES / OTHERS)
+        .map(|_| {
+            let us = rng.subset(NINE.all().bits(), key.us);
+            let free = NINE.all().bits() & !us;
+            let others = (0..OTHERS)
+                .map(|_| Bitboard(rng.subset(free, key.them)))
+                .collect();
+            (Bitboard(us), others)
+        })
+        .collect();
+    let mut g = c.benchmark_group("fixed/9-9-0-0");
+    g.throughput(Throughput::Elements(SAMPLES as u64));
+    g.bench_function("index", |b| {
+        b.iter(|| {
+            let mut acc = 0u64;
+            for (us, others) in &groups {
+                for &them in others {
+                    acc = acc.wrapping_add(ix.index(black_box(*us), black_box(them)));
+                }
+            }
+            acc
+        })
+    });
+    g.bench_function("with_us", |b| {
+        b.iter(|| {
+            let mut acc = 0u64;
+            for (us, others) in &groups {
+                let f = ix.with_us(black_box(*us));
+                for &them in others {
+                    acc = acc.wrapping_add(f.index(black_box(them)));
+                }
+            }
+            acc
+        })
+    });
+    g.finish();
+}
+
 fn walk(c: &mut Criterion) {
     const LEN: u64 = 1 << 20;
     for name in ["9-9-0-0", "5-4-4-5"] {
@@ -114,5 +159,5 @@ fn walk(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, index, walk);
+criterion_group!(benches, index, fixed, walk);
 criterion_main!(benches);

@@ -17,7 +17,7 @@ pub mod symmetry;
 mod tables;
 
 pub use format::{DbError, Entry, Outcome, Table, Value, Writer};
-pub use index::{slots, Index};
+pub use index::{slots, Fixed, Index};
 pub use key::{Key, KeyParseError};
 pub use plan::{plan, PlanRow};
 pub use symmetry::classes;

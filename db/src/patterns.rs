@@ -2,19 +2,18 @@
 //!
 //! Every pattern needs a symmetry that takes it to its class's canonical pattern (the
 //! numerically smallest image), and the index needs the class number of that canonical pattern.
-//! A table of (class, symmetry) per pattern costs 4 bytes × C(24, 9) = 5 MiB for 9 stones; it
-//! stays in L3 only while nothing else needs the cache, and measured here its look-ups went
-//! from 70 M/s on a quiet machine to 17-23 M/s while another process used the other core.
-//! So the tables are split by what each look-up needs:
-//! - a symmetry per pattern, 4 bits (with at most 16 symmetries), indexed by the pattern's
-//!   colex rank: 640 KiB for 9 stones;
-//! - the class of a canonical pattern by rank/select over colex ranks: one bit per pattern and
-//!   a running count per 64 of them, 16 bytes per 64 patterns (320 KiB for 9 stones);
-//! - one bit per class: the canonical pattern is fixed by a symmetry other than the identity,
-//!   the rare case where the other side must be canonicalised further.
+//! One table of (class, symmetry) per pattern, by colex rank, is 4 bytes × C(24, 9) = 5 MiB for
+//! 9 stones. Measured on this machine's VM, whose L3 behaves like ~8 MiB shared with whatever
+//! else runs: 70-78 M index/s on 9-9 when the machine was quiet, but 8-30 M/s while other
+//! processes used the other core. So the tables are split by what each look-up needs:
+//! - one byte per pattern (by colex rank): the symmetry, and in the top bit whether the
+//!   canonical pattern is symmetric itself (the rare case where the other side must be
+//!   canonicalised further): 1.25 MiB for 9 stones, backed by a huge page;
+//! - the class of a canonical pattern, by rank/select over colex ranks: one bit per pattern
+//!   and a running count per 64 of them, 16 bytes per 64 patterns (320 KiB for 9 stones).
 //!
-//! About 1 MiB in all, so look-ups hit L2/L3 even under pressure, for a second dependent
-//! look-up per call (measured: 50 M/s steady for 9-9 where the big table gave 23-70).
+//! A second dependent look-up per call makes the quiet-machine rate lower (about 45-50 M/s on
+//! 9-9), but it stays there under load, where the large table fell to a third of it.
 
 use morris_engine::Board;
 
@@ -31,17 +30,14 @@ struct RankWord {
     before: u32,
 }
 
+const SYMMETRIC: u32 = 0x80;
+
 pub struct PatternClasses {
     stones: u32,
-    /// Bits per symmetry field: 4, or 8 for groups of more than 16 symmetries.
-    field_bits: u32,
-    /// log2 of the fields per u32 word.
-    fields_log2: u32,
-    /// Per pattern (by colex rank), a symmetry taking it to its canonical pattern.
+    /// Per pattern (by colex rank), one byte: a symmetry taking it to its canonical pattern,
+    /// and in the top bit whether that canonical pattern is symmetric itself. Four per word.
     sym_fields: HugeTable,
     ranks: Vec<RankWord>,
-    /// Per class: the canonical pattern has a nontrivial stabilizer.
-    symmetric: Vec<u64>,
     /// Per class, the canonical pattern.
     canonical: Vec<u32>,
     /// Per class, the symmetries other than the identity that fix the canonical pattern.
@@ -54,9 +50,8 @@ impl PatternClasses {
     pub fn build(board: &Board, syms: &Symmetries, stones: u32) -> PatternClasses {
         let n = board.len() as u32;
         assert!(stones <= n);
-        let (field_bits, fields_log2) = if syms.len() <= 16 { (4, 3) } else { (8, 2) };
         let total = binom(n, stones) as usize;
-        let mut sym_fields = HugeTable::zeroed((total >> fields_log2) + 1);
+        let mut sym_fields = HugeTable::zeroed(total / 4 + 1);
         let mut ranks = vec![RankWord::default(); total / 64 + 1];
         let mut canonical = Vec::new();
         let mut stabilizer = Vec::new();
@@ -72,7 +67,7 @@ impl PatternClasses {
                     best_sym = s;
                 }
             }
-            if best == x {
+            let symmetric = if best == x {
                 let mut fixers = 0u32;
                 for s in 0..syms.len() {
                     if syms.apply(s, x) == x {
@@ -82,9 +77,14 @@ impl PatternClasses {
                 ranks[r / 64].canonical |= 1 << (r % 64);
                 canonical.push(x);
                 stabilizer.push(fixers & syms.non_identity());
-            }
-            sym_fields[r >> fields_log2] |=
-                (best_sym as u32) << ((r & ((1 << fields_log2) - 1)) as u32 * field_bits);
+                fixers & syms.non_identity() != 0
+            } else {
+                // The canonical image was enumerated before: its field is set.
+                let rb = rank(best) as usize;
+                (sym_fields[rb / 4] >> (8 * (rb % 4))) & SYMMETRIC != 0
+            };
+            let field = best_sym as u32 | if symmetric { SYMMETRIC } else { 0 };
+            sym_fields[r / 4] |= field << (8 * (r % 4));
             if r + 1 < total {
                 x = next_combination(x);
             }
@@ -94,19 +94,10 @@ impl PatternClasses {
             w.before = before;
             before += w.canonical.count_ones();
         }
-        let mut symmetric = vec![0u64; canonical.len() / 64 + 1];
-        for (class, &stab) in stabilizer.iter().enumerate() {
-            if stab != 0 {
-                symmetric[class / 64] |= 1 << (class % 64);
-            }
-        }
         PatternClasses {
             stones,
-            field_bits,
-            fields_log2,
             sym_fields,
             ranks,
-            symmetric,
             canonical,
             stabilizer,
         }
@@ -127,13 +118,13 @@ impl PatternClasses {
     }
 
     /// A symmetry taking `pattern` (exactly `stones()` stones among the first `8 * BYTES`
-    /// points) to its canonical pattern.
+    /// points) to its canonical pattern, and whether the canonical pattern is symmetric (fixed
+    /// by a symmetry other than the identity).
     #[inline(always)]
-    pub fn symmetry_in<const BYTES: usize>(&self, pattern: u32) -> usize {
+    pub fn symmetry_in<const BYTES: usize>(&self, pattern: u32) -> (usize, bool) {
         let r = rank_in::<BYTES>(pattern) as usize;
-        let word = self.sym_fields[r >> self.fields_log2];
-        let shift = (r & ((1 << self.fields_log2) - 1)) as u32 * self.field_bits;
-        ((word >> shift) & ((1 << self.field_bits) - 1)) as usize
+        let field = self.sym_fields[r / 4] >> (8 * (r % 4));
+        ((field & !SYMMETRIC & 0xff) as usize, field & SYMMETRIC != 0)
     }
 
     /// The class of a canonical pattern (among the first `8 * BYTES` points).
@@ -141,14 +132,11 @@ impl PatternClasses {
     pub fn class_in<const BYTES: usize>(&self, canonical: u32) -> u32 {
         let r = rank_in::<BYTES>(canonical) as usize;
         let w = self.ranks[r / 64];
-        debug_assert!(w.canonical & (1 << (r % 64)) != 0, "{canonical:#x} not canonical");
+        debug_assert!(
+            w.canonical & (1 << (r % 64)) != 0,
+            "{canonical:#x} not canonical"
+        );
         w.before + (w.canonical & ((1u64 << (r % 64)) - 1)).count_ones()
-    }
-
-    /// Whether the class's canonical pattern is fixed by a symmetry other than the identity.
-    #[inline(always)]
-    pub fn is_symmetric(&self, class: u32) -> bool {
-        (self.symmetric[class as usize / 64] >> (class % 64)) & 1 != 0
     }
 
     #[inline]
@@ -165,8 +153,7 @@ impl PatternClasses {
     /// Bytes of memory the tables take.
     pub fn memory(&self) -> usize {
         4 * self.sym_fields.len()
-            + 16 * self.ranks.len()
-            + 8 * self.symmetric.len()
+            + core::mem::size_of::<RankWord>() * self.ranks.len()
             + 4 * (self.canonical.len() + self.stabilizer.len())
     }
 }

@@ -49,6 +49,8 @@ fn check_key(board: &'static Board, key: Key) {
         positions += 1;
         let i = ix.index(us, them);
         assert!(i < ix.size(), "{key}: slot {i} of {}", ix.size());
+        assert_eq!(ix.with_us(us).index(them), i, "{key}: with_us");
+        assert_eq!(ix.with_them(them).index(us), i, "{key}: with_them");
         for s in 0..ix.symmetry_count() {
             let (su, st) = (ix.transform(s, us), ix.transform(s, them));
             assert_eq!(

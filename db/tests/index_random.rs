@@ -36,6 +36,8 @@ fn check_position(key: Key, seed: u64, sym: usize) -> Result<(), TestCaseError> 
     let s = sym % ix.symmetry_count();
     prop_assert_eq!(ix.index(ix.transform(s, us), ix.transform(s, them)), i);
     prop_assert_eq!(ix.with_generic_code().index(us, them), i);
+    prop_assert_eq!(ix.with_us(us).index(them), i);
+    prop_assert_eq!(ix.with_them(them).index(us), i);
     let (bu, bt) = ix.unindex(i);
     prop_assert_eq!(orbit_id(&ix, bu, bt), orbit_id(&ix, us, them));
     prop_assert_eq!(ix.index(bu, bt), i);
