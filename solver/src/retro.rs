@@ -256,15 +256,15 @@ impl Pair<'_> {
     ) -> usize {
         let (pu, pt) = self.sides[self.other(s)].index.unindex(p);
         let pos = Position::from_sides(pu, pt, [0, 0], Color::White);
-        let child_index = &self.sides[s].index;
+        // Every child's side to move is the parent's other side.
+        let child_index = self.sides[s].index.with_us(pt);
         children.clear();
         for_each_move(&pos, &self.rules, |m| {
             if m.capture().is_none() {
                 if asymmetric_them {
                     children.push(0);
                 } else {
-                    let next = pos.play(m);
-                    children.push(child_index.index(next.us(), next.them()));
+                    children.push(child_index.index(pos.play(m).them()));
                 }
             }
         });
@@ -279,10 +279,7 @@ impl Pair<'_> {
     /// faster loss may still shorten them) and positions without a quiet move.
     fn init(&self, s: usize, range: Range<u64>) {
         let side = &self.sides[s];
-        side.index.for_each_in(range, |i, us, them| {
-            if side.index.is_hole(i) {
-                return;
-            }
+        side.index.for_each_class_in(range, |i, us, them| {
             let m = self.moves(us, them, |_, _| {});
             if let Some(w) = m.fastest_win {
                 self.decide(s, i, w);
@@ -314,8 +311,9 @@ impl Pair<'_> {
             // Every parent's other side is this child's side to move.
             let asymmetric = self.asymmetric(us);
             parents.clear();
-            for_each_parent(&self.rules, us, them, |pu, pt| {
-                parents.push(parents_side.index.index(pu, pt));
+            let parent_index = parents_side.index.with_them(us);
+            for_each_parent(&self.rules, us, them, |pu, _| {
+                parents.push(parent_index.index(pu));
             });
             for &p in distinct(&mut parents) {
                 let cell = &parents_side.cells[p as usize];
