@@ -20,6 +20,7 @@
 //! Levels are processed in order, so every decision is final when made and the result does not
 //! depend on thread timing.
 
+use crate::cells::Cells;
 use crate::progress::Progress;
 use crate::unmove::for_each_parent;
 use crate::Lookup;
@@ -70,7 +71,7 @@ struct Side {
     index: Index,
     /// Per slot: the code (low 16 bits) and the counter (bits 16..24): 0 until the first
     /// decrement, then the child classes not yet known won, plus one.
-    cells: Vec<AtomicU32>,
+    cells: Cells,
     /// Per chunk: slots decided and not yet propagated (chunks at 0 are skipped by scans).
     waiting: Vec<AtomicU32>,
 }
@@ -87,7 +88,7 @@ impl Side {
         Side {
             key,
             index,
-            cells: atomics(n),
+            cells: Cells::zeroed(n as usize),
             waiting: atomics(n.div_ceil(CHUNK)),
         }
     }
@@ -165,8 +166,9 @@ pub fn solve_pair(rules: &Rules, key: Key, lower: &dyn Lookup, progress: &dyn Pr
                 (
                     s.key,
                     s.cells
-                        .into_iter()
-                        .map(|c| (c.into_inner() & CODE) as u16)
+                        .as_slice()
+                        .iter()
+                        .map(|c| (c.load(Relaxed) & CODE) as u16)
                         .collect(),
                 )
             })
@@ -190,7 +192,7 @@ impl Pair<'_> {
     /// Records a slot's first decision.
     #[inline]
     fn decide(&self, s: usize, i: u64, plies: u32) {
-        self.sides[s].cells[i as usize].store(code(plies) as u32, Relaxed);
+        self.sides[s].cells.as_slice()[i as usize].store(code(plies) as u32, Relaxed);
         self.scheduled(s, i, plies);
     }
 
@@ -303,7 +305,7 @@ impl Pair<'_> {
         let mut parents = Vec::with_capacity(64);
         let mut children = Vec::with_capacity(64);
         for i in range {
-            if side.cells[i as usize].load(Relaxed) & CODE != target as u32 {
+            if side.cells.as_slice()[i as usize].load(Relaxed) & CODE != target as u32 {
                 continue;
             }
             waiting.fetch_sub(1, Relaxed);
@@ -316,7 +318,7 @@ impl Pair<'_> {
                 parents.push(parent_index.index(pu));
             });
             for &p in distinct(&mut parents) {
-                let cell = &parents_side.cells[p as usize];
+                let cell = &parents_side.cells.as_slice()[p as usize];
                 if child_lost {
                     let win = code(d + 1) as u32;
                     let prev = cell.fetch_update(Relaxed, Relaxed, |w| {
