@@ -106,6 +106,8 @@ pub struct Geometry {
     pub neighbour_mask: [u32; POINTS],
     /// All mills as bit masks.
     pub mill_masks: Vec<u32>,
+    /// `mill_masks_through[p]`: the mills that contain `p`, as bit masks.
+    pub mill_masks_through: [Vec<u32>; POINTS],
 }
 
 fn number(name: &str) -> usize {
@@ -137,16 +139,17 @@ pub fn geometry() -> &'static Geometry {
         }
         let neighbour_mask =
             core::array::from_fn(|p| neighbours[p].iter().fold(0u32, |acc, &q| acc | (1 << q)));
-        let mill_masks = mills
-            .iter()
-            .map(|m| m.iter().fold(0u32, |acc, &q| acc | (1 << q)))
-            .collect();
+        let mask = |m: &[usize; 3]| m.iter().fold(0u32, |acc, &q| acc | (1 << q));
+        let mill_masks = mills.iter().map(mask).collect();
+        let mill_masks_through =
+            core::array::from_fn(|p| mills_through[p].iter().map(mask).collect());
         Geometry {
             neighbours,
             mills_through,
             mills,
             neighbour_mask,
             mill_masks,
+            mill_masks_through,
         }
     })
 }

@@ -10,7 +10,9 @@ pub mod board;
 pub mod movegen;
 pub mod perft;
 pub mod position;
+pub mod solve;
 
 pub use movegen::{legal_move_strings, legal_moves, play, Move};
 pub use perft::perft;
 pub use position::{Color, Position, Variant};
+pub use solve::{MovingSolution, Value};

@@ -324,7 +324,7 @@ impl Pair<'_> {
                     let prev = cell.fetch_update(Relaxed, Relaxed, |w| {
                         // Undecided, or a tentative capture win that this one beats.
                         let c = w & CODE;
-                        (c == 0 || (c > win && c % 2 == 0)).then_some(w & !CODE | win)
+                        (c == 0 || (c > win && c.is_multiple_of(2))).then_some(w & !CODE | win)
                     });
                     if let Ok(old) = prev {
                         if old & CODE == 0 {
