@@ -57,6 +57,33 @@ pub fn plies(code: u16) -> Option<u32> {
     (code != 0).then(|| code as u32 - 1)
 }
 
+/// Decided children gathered before their parents are updated, so that the parents' cells
+/// can be fetched from memory while the next children are still being indexed.
+const BATCH: usize = 32;
+
+#[derive(Default)]
+struct Batch {
+    /// Per child: whether its side to move is asymmetric, and where its parents start.
+    children: Vec<(bool, usize)>,
+    /// The distinct parent slots of every child, child after child.
+    parents: Vec<u64>,
+}
+
+/// Asks the processor to bring a cell into the cache ahead of its use.
+#[inline(always)]
+fn prefetch(cell: &AtomicU32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; any address is allowed and this one is valid.
+    unsafe {
+        core::arch::x86_64::_mm_prefetch(
+            cell as *const AtomicU32 as *const i8,
+            core::arch::x86_64::_MM_HINT_T0,
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = cell;
+}
+
 /// Sorts a list of slot numbers and removes duplicates in place.
 #[inline]
 fn distinct(v: &mut Vec<u64>) -> &[u64] {
@@ -300,9 +327,9 @@ impl Pair<'_> {
         }
         let o = self.other(s);
         let parents_side = &self.sides[o];
+        let cells = parents_side.cells.as_slice();
         let target = code(d);
-        let child_lost = d.is_multiple_of(2);
-        let mut parents = Vec::with_capacity(64);
+        let mut batch = Batch::default();
         let mut children = Vec::with_capacity(64);
         for i in range {
             if side.cells.as_slice()[i as usize].load(Relaxed) & CODE != target as u32 {
@@ -312,12 +339,47 @@ impl Pair<'_> {
             let (us, them) = side.index.unindex(i);
             // Every parent's other side is this child's side to move.
             let asymmetric = self.asymmetric(us);
-            parents.clear();
             let parent_index = parents_side.index.with_them(us);
+            let first = batch.parents.len();
             for_each_parent(&self.rules, us, them, |pu, _| {
-                parents.push(parent_index.index(pu));
+                batch.parents.push(parent_index.index(pu));
             });
-            for &p in distinct(&mut parents) {
+            let mine = &mut batch.parents[first..];
+            mine.sort_unstable();
+            let n = {
+                let mut n = 0;
+                for k in 0..mine.len() {
+                    if k == 0 || mine[k] != mine[n - 1] {
+                        mine[n] = mine[k];
+                        n += 1;
+                    }
+                }
+                n
+            };
+            batch.parents.truncate(first + n);
+            for &p in &batch.parents[first..] {
+                prefetch(&cells[p as usize]);
+            }
+            batch.children.push((asymmetric, first));
+            if batch.children.len() == BATCH {
+                self.update_parents(s, d, &mut batch, &mut children);
+            }
+        }
+        self.update_parents(s, d, &mut batch, &mut children);
+    }
+
+    /// Applies a batch of decided children to their parents (side other than `s`), whose
+    /// cells were prefetched while the batch was gathered.
+    fn update_parents(&self, s: usize, d: u32, batch: &mut Batch, children: &mut Vec<u64>) {
+        let o = self.other(s);
+        let parents_side = &self.sides[o];
+        let child_lost = d.is_multiple_of(2);
+        for (k, &(asymmetric, first)) in batch.children.iter().enumerate() {
+            let end = batch
+                .children
+                .get(k + 1)
+                .map_or(batch.parents.len(), |c| c.1);
+            for &p in &batch.parents[first..end] {
                 let cell = &parents_side.cells.as_slice()[p as usize];
                 if child_lost {
                     let win = code(d + 1) as u32;
@@ -341,7 +403,7 @@ impl Pair<'_> {
                         }
                         if w == 0 {
                             // First decrement: count the parent's child classes now.
-                            let n = self.child_classes(s, p, asymmetric, &mut children);
+                            let n = self.child_classes(s, p, asymmetric, children);
                             assert!(n < 255, "more child classes than a counter holds");
                             let _ = cell.compare_exchange(
                                 0,
@@ -370,5 +432,7 @@ impl Pair<'_> {
                 }
             }
         }
+        batch.children.clear();
+        batch.parents.clear();
     }
 }
