@@ -14,8 +14,9 @@ use crate::index::slots;
 use crate::key::Key;
 use crate::symmetry::classes;
 
-/// Bytes of solver memory per slot of the pair being solved (value and counter).
-pub const SOLVE_BYTES_PER_SLOT: u64 = 2;
+/// Bytes of solver memory per slot of the pair being solved: a 4-byte working cell (value and
+/// counter), and 2 bytes of output per slot while one key is converted for writing.
+pub const SOLVE_BYTES_PER_SLOT: u64 = 5;
 
 /// Fewer stones than this and the side has lost; no database needed.
 pub const MIN_STONES: u8 = 3;
