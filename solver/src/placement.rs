@@ -6,7 +6,7 @@
 //! levels are needed.
 
 use crate::progress::Progress;
-use crate::value::from_children;
+use crate::value::evaluate;
 use crate::Lookup;
 use morris_db::{Index, Key};
 use morris_engine::{for_each_move, Color, Position, Rules};
@@ -34,8 +34,16 @@ pub fn placement_keys(rules: &Rules, max_stones: u8) -> Vec<Key> {
                 }
                 let (hand_w, hand_b) = (s - placed_w, s - placed_b);
                 let white_to_move = placed_w == placed_b;
-                for lost_w in 0..=placed_b.saturating_sub(2).min(placed_w) {
-                    for lost_b in 0..=placed_w.saturating_sub(2).min(placed_b) {
+                // Where a line wins there are no captures.
+                let captures = |placed: u8| {
+                    if rules.line_captures() {
+                        placed.saturating_sub(2)
+                    } else {
+                        0
+                    }
+                };
+                for lost_w in 0..=captures(placed_b).min(placed_w) {
+                    for lost_b in 0..=captures(placed_w).min(placed_b) {
                         let (w, b) = (placed_w - lost_w, placed_b - lost_b);
                         if (w + hand_w) as u32 >= min.max(1)
                             && (b + hand_b) as u32 >= min.max(1)
@@ -59,8 +67,11 @@ pub fn placement_keys(rules: &Rules, max_stones: u8) -> Vec<Key> {
 
 /// The keys a placement key's moves lead into: the placement without capture, and with one
 /// when the placed stone can complete a mill (three stones of the mover on the board) and the
-/// capture does not end the game.
+/// capture does not end the game. None when the board is full.
 pub fn child_keys(rules: &Rules, key: Key) -> Vec<Key> {
+    if key.on_board() as usize >= rules.board().len() {
+        return Vec::new(); // a full board: no placement
+    }
     let mut v = vec![Key::new(
         key.them,
         key.us + 1,
@@ -108,7 +119,7 @@ pub fn solve_key(
                     Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
                 values.clear();
                 for_each_move(&pos, rules, |m| values.push(children.plies(&pos.play(m))));
-                if let Some(p) = from_children(values.iter().copied()) {
+                if let Some(p) = evaluate(rules, &pos, &values) {
                     out[(i - range.start) as usize] = p as u16 + 1;
                 }
             });

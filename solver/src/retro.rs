@@ -84,6 +84,13 @@ fn prefetch(cell: &AtomicU32) {
     let _ = cell;
 }
 
+/// True for a move that does not stay in the pair: a capture (into a smaller pair), or a
+/// line that ends the game where a line wins.
+#[inline]
+fn leaves_pair(rules: &Rules, m: morris_engine::Move, next: &Position) -> bool {
+    m.capture().is_some() || (rules.line_wins() && rules.board().forms_line(next.them(), m.to()))
+}
+
 /// Sorts a list of slot numbers and removes duplicates in place.
 #[inline]
 fn distinct(v: &mut Vec<u64>) -> &[u64] {
@@ -246,8 +253,13 @@ impl Pair<'_> {
         };
         for_each_move(&pos, &self.rules, |m| {
             let next = pos.play(m);
-            if m.capture().is_some() {
-                match self.lower.plies(&next) {
+            if leaves_pair(&self.rules, m, &next) {
+                let value = if next.decided(&self.rules).is_some() {
+                    Some(0)
+                } else {
+                    self.lower.plies(&next)
+                };
+                match value {
                     Some(p) if p % 2 == 0 => {
                         out.fastest_win = Some(out.fastest_win.map_or(p + 1, |w| w.min(p + 1)))
                     }
@@ -289,7 +301,7 @@ impl Pair<'_> {
         let child_index = self.sides[s].index.with_us(pt);
         children.clear();
         for_each_move(&pos, &self.rules, |m| {
-            if m.capture().is_none() {
+            if !leaves_pair(&self.rules, m, &pos.play(m)) {
                 if asymmetric_them {
                     children.push(0);
                 } else {

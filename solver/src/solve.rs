@@ -42,6 +42,10 @@ pub enum SolveError {
     },
     /// The test hook stopped the run.
     Stopped,
+    /// A game this solver cannot build yet.
+    Unsupported {
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for SolveError {
@@ -59,6 +63,7 @@ impl fmt::Display for SolveError {
                 )
             }
             SolveError::Stopped => write!(f, "stopped by MORRIS_STOP_AFTER_FILES"),
+            SolveError::Unsupported { what } => write!(f, "not supported yet: {what}"),
         }
     }
 }
@@ -116,7 +121,7 @@ impl Step {
         match self {
             Step::Pair(keys) => keys
                 .iter()
-                .filter(|k| k.them as u32 > rules.min_stones())
+                .filter(|k| rules.line_captures() && k.them as u32 > rules.min_stones())
                 .map(|k| Key::moving(k.them - 1, k.us))
                 .collect(),
             Step::Placement(k) => child_keys(rules, *k),
@@ -140,10 +145,19 @@ pub fn reads(rules: &Rules, key: Key) -> Vec<Key> {
 
 /// Every step of a job, in dependency order.
 pub fn steps(rules: &Rules, job: &Job) -> Result<Vec<Step>, SolveError> {
-    let mut steps: Vec<Step> = plan(rules, job.max_stones)
-        .into_iter()
-        .map(|r| Step::Pair(r.keys))
-        .collect();
+    if rules.place_or_move() {
+        return Err(SolveError::Unsupported {
+            what: "Lasker Morris (placing or moving at will makes the placement keys cyclic)",
+        });
+    }
+    let mut steps: Vec<Step> = if rules.stones_move() {
+        plan(rules, job.max_stones)
+            .into_iter()
+            .map(|r| Step::Pair(r.keys))
+            .collect()
+    } else {
+        Vec::new()
+    };
     if let Some((m, o)) = job.only {
         steps.retain(|s| s.keys().iter().any(|k| (k.us, k.them) == (m, o)));
         if steps.is_empty() {

@@ -21,7 +21,8 @@ pub fn for_each_parent(
     let empty = board.all() - us - them;
     let fly = can_fly(rules, them, 0);
     for to in them {
-        // A stone that arrived on `to` and completes a line there would have captured.
+        // A stone that arrived on `to` and completes a line there would have captured (or,
+        // where a line wins, ended the game).
         if board.forms_line(them, to) {
             continue;
         }
@@ -32,7 +33,12 @@ pub fn for_each_parent(
             board.adjacent(to) & empty
         };
         for from in sources {
-            f(rest.with(from), us);
+            let parent = rest.with(from);
+            // Where a line wins, a position with a line on the board is over: it has no moves.
+            if rules.line_wins() && !(board.in_lines(parent) | board.in_lines(us)).is_empty() {
+                continue;
+            }
+            f(parent, us);
         }
     }
 }

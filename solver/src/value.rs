@@ -33,6 +33,19 @@ pub fn from_children(children: impl IntoIterator<Item = Option<u32>>) -> Option<
     }
 }
 
+/// The distance of a position from the distances of its children, with the game's rule for a
+/// player who cannot move (a loss, or a draw on a full tic-tac-toe board).
+pub fn evaluate(
+    rules: &morris_engine::Rules,
+    pos: &morris_engine::Position,
+    children: &[Option<u32>],
+) -> Option<u32> {
+    if children.is_empty() && rules.blocked_is_draw() && pos.decided(rules).is_none() {
+        return None;
+    }
+    from_children(children.iter().copied())
+}
+
 /// Orders moves best first for the mover: fastest win, then draws, then slowest loss. Takes
 /// the distance of the move's outcome for the mover.
 pub fn preference(plies: Option<u32>) -> (u8, i64) {

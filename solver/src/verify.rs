@@ -7,7 +7,7 @@
 //! losses, so no other labelling passes), hence a clean run proves the databases right.
 
 use crate::progress::Progress;
-use crate::value::from_children;
+use crate::value::evaluate;
 use crate::Lookup;
 use morris_db::{Index, Key};
 use morris_engine::{for_each_move, Bitboard, Color, Position, Rules};
@@ -65,7 +65,7 @@ pub fn verify_key(
                     let next = pos.play(m);
                     children.push(lookup.plies(&next));
                 });
-                let recomputed = from_children(children.iter().copied());
+                let recomputed = evaluate(rules, &pos, &children);
                 let stored = lookup.plies(&pos);
                 if stored != recomputed {
                     bad += 1;

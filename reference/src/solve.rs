@@ -1,0 +1,752 @@
+//! A naive solver of the moving phase (no stones in hand) with few stones a side.
+//!
+//! Every position with 3..=N stones a side and the side to move known is stored: no symmetry
+//! reduction, no colour reduction, one slot per position. The value and the exact distance
+//! are computed by plain retrograde analysis:
+//!
+//! * Material only decreases, so the positions are solved in groups by stone counts, fewest
+//!   stones first. A quiet move from "a against b stones" leads to "b against a" (the other
+//!   side moves next), so the layers (a, b) and (b, a) form one group, solved together. A
+//!   capture leads to a group already solved (or ends the game when the loser is left with 2).
+//! * Initialisation looks at every move of every position of the group: quiet moves are
+//!   counted (the counter of successors not yet known to be won for the opponent); captures
+//!   look up the solved value of the smaller position.
+//! * Then positions are resolved in order of distance with a bucket queue: a position whose
+//!   value becomes known at distance d passes it to its quiet predecessors (found by un-moving
+//!   the stone of the side that just moved): a loss makes each predecessor a win at d + 1; a
+//!   win decrements the predecessor's counter, and a counter reaching 0 (with no capture to a
+//!   draw or a loss) makes a loss at one more than the largest successor distance.
+//! * What is never resolved is a draw.
+//!
+//! Distances: a position with no legal move is lost in 0; a capture that leaves the opponent
+//! with 2 stones wins in 1; the winner takes the shortest win, the loser the longest loss, and
+//! distances run on through captures into smaller positions.
+//!
+//! Positions are stored as two bit masks seen from the side to move: `us` (to move) and `them`,
+//! bit i for the i-th point of [`crate::board::NAMES`] (a1, d1, g1, b2, ... g7), the same
+//! numbering as the engine's.
+//!
+//! Index of a position in its layer: `rank(them) * C(24 - |them|, |us|) + rank(us')`, where
+//! rank is the colex rank of a set among the subsets of its size and `us'` is `us` with its
+//! points renumbered among the points `them` leaves free. The side not to move comes first so
+//! that the predecessors of a position (which all keep its `us` as their `them`) lie in one
+//! small block of memory.
+
+use crate::board::{geometry, name, point, POINTS};
+use crate::position::{Color, Position, Variant};
+use std::fmt;
+
+/// The game-theoretic value of a position for the side to move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Value::Win => "win",
+            Value::Draw => "draw",
+            Value::Loss => "loss",
+        })
+    }
+}
+
+const ALL: u32 = (1 << POINTS) - 1;
+
+// Stored value codes.
+const UNKNOWN: u8 = 0;
+const WIN: u8 = 1;
+const LOSS: u8 = 2;
+const DRAW: u8 = 3;
+
+/// Pascal's triangle up to 24: `BINOM[n][k]` = C(n, k).
+const BINOM: [[usize; POINTS + 1]; POINTS + 1] = {
+    let mut t = [[0usize; POINTS + 1]; POINTS + 1];
+    let mut n = 0;
+    while n <= POINTS {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + t[n - 1][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// C(n, k) for n, k <= 24 (0 when k > n).
+#[inline]
+fn binom(n: usize, k: usize) -> usize {
+    BINOM[n][k]
+}
+
+/// The points of a mask, lowest first.
+fn bits(mut mask: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            None
+        } else {
+            let p = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            Some(p)
+        }
+    })
+}
+
+/// Colex rank of a set among the sets of its size: sum of C(p_i, i) over its points
+/// p_1 < p_2 < ... (i from 1). Equals the place of the mask among same-size masks sorted as
+/// numbers.
+#[inline]
+pub fn rank(mask: u32) -> usize {
+    bits(mask).enumerate().map(|(i, p)| binom(p, i + 1)).sum()
+}
+
+/// All subsets of size `k` of `n` points as masks, in increasing numeric (= colex) order.
+pub fn subsets(n: usize, k: usize) -> Vec<u32> {
+    (0u32..(1u32 << n))
+        .filter(|m| m.count_ones() as usize == k)
+        .collect()
+}
+
+/// `us` renumbered among the points not in `them` (the i-th free point becomes point i).
+#[inline]
+fn squeeze(us: u32, them: u32) -> u32 {
+    let mut out = 0;
+    for p in bits(us) {
+        let below = (them & ((1u32 << p) - 1)).count_ones() as usize;
+        out |= 1 << (p - below);
+    }
+    out
+}
+
+/// The inverse of [`squeeze`].
+fn unsqueeze(squeezed: u32, them: u32) -> u32 {
+    let mut out = 0;
+    let mut i = 0;
+    for p in 0..POINTS {
+        if them & (1 << p) != 0 {
+            continue;
+        }
+        if squeezed & (1 << i) != 0 {
+            out |= 1 << p;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// True when `stones` holds a complete mill through point `p`.
+fn closes_mill(stones: u32, p: usize) -> bool {
+    geometry().mill_masks_through[p]
+        .iter()
+        .any(|&m| m & !stones == 0) // no point of the mill is missing from `stones`
+}
+
+/// The stones of `stones` that stand in a complete mill of `stones`.
+fn in_mills(stones: u32) -> u32 {
+    geometry()
+        .mill_masks
+        .iter()
+        .filter(|&&m| stones & m == m)
+        .fold(0, |acc, &m| acc | m)
+}
+
+/// Every move of the side to move (`us`, no stones in hand): calls `f(next_us, next_them,
+/// captured)` with the next position seen from the next side to move (the old `them`).
+pub fn successors(us: u32, them: u32, flying: bool, mut f: impl FnMut(u32, u32, bool)) {
+    let g = geometry();
+    let empty = ALL & !us & !them;
+    let fly = flying && us.count_ones() == 3;
+    let free = them & !in_mills(them);
+    let removable = if free == 0 { them } else { free };
+    for from in bits(us) {
+        let targets = if fly {
+            empty
+        } else {
+            g.neighbour_mask[from] & empty
+        };
+        for to in bits(targets) {
+            let moved = (us & !(1 << from)) | (1 << to);
+            if closes_mill(moved, to) && removable != 0 {
+                for c in bits(removable) {
+                    f(them & !(1 << c), moved, true);
+                }
+            } else {
+                f(them, moved, false);
+            }
+        }
+    }
+}
+
+/// The positions from which a quiet move (one that closes no mill) leads to (`us` to move,
+/// `them`): calls `f(prev_us, prev_them)`, seen from the side to move there (the owner of
+/// `them`, which just moved).
+pub fn quiet_predecessors(us: u32, them: u32, flying: bool, mut f: impl FnMut(u32, u32)) {
+    let g = geometry();
+    let empty = ALL & !us & !them;
+    let fly = flying && them.count_ones() == 3;
+    for to in bits(them) {
+        if closes_mill(them, to) {
+            continue; // a move arriving here closed a mill, so it captured
+        }
+        let sources = if fly {
+            empty
+        } else {
+            g.neighbour_mask[to] & empty
+        };
+        for from in bits(sources) {
+            f((them & !(1 << to)) | (1 << from), us);
+        }
+    }
+}
+
+/// One layer: every position with `movers` stones for the side to move and `others` for the
+/// other side.
+struct Layer {
+    movers: usize,
+    others: usize,
+    /// Per index: the distance in plies times 4 plus the value code (one look-up per
+    /// position).
+    entries: Vec<u16>,
+}
+
+impl Layer {
+    fn code(&self, i: usize) -> u8 {
+        (self.entries[i] & 3) as u8
+    }
+
+    fn dist(&self, i: usize) -> u16 {
+        self.entries[i] >> 2
+    }
+
+    fn entry(&self, i: usize) -> (Value, u32) {
+        let value = match self.code(i) {
+            WIN => Value::Win,
+            LOSS => Value::Loss,
+            DRAW => Value::Draw,
+            code => unreachable!("unsolved value code {code}"),
+        };
+        (value, self.dist(i) as u32)
+    }
+}
+
+/// Every (us, them) of the layer `movers` against `others`, in index order: `them` by rank,
+/// then `us` by the rank of its renumbering among the points `them` leaves free.
+fn layer_positions(movers: usize, others: usize) -> impl Iterator<Item = (u32, u32)> {
+    let movers_sets = std::rc::Rc::new(subsets(POINTS - others, movers));
+    subsets(POINTS, others).into_iter().flat_map(move |them| {
+        let free: Vec<usize> = (0..POINTS).filter(|&p| them & (1 << p) == 0).collect();
+        let sets = movers_sets.clone();
+        (0..sets.len()).map(move |i| {
+            let us = bits(sets[i]).fold(0u32, |acc, q| acc | (1 << free[q]));
+            (us, them)
+        })
+    })
+}
+
+/// Subset tables for ranking and unranking one layer's positions.
+struct LayerShape {
+    movers: usize,
+    others: usize,
+    /// Subsets of the 24 points of size `others`, by rank.
+    others_sets: Vec<u32>,
+    /// Subsets of the 24 - `others` free points of size `movers`, by rank.
+    movers_sets: Vec<u32>,
+    /// C(24 - others, movers): the block size per `others` set.
+    block: usize,
+}
+
+impl LayerShape {
+    fn new(movers: usize, others: usize) -> LayerShape {
+        LayerShape {
+            movers,
+            others,
+            others_sets: subsets(POINTS, others),
+            movers_sets: subsets(POINTS - others, movers),
+            block: binom(POINTS - others, movers),
+        }
+    }
+
+    fn len(&self) -> usize {
+        binom(POINTS, self.others) * self.block
+    }
+
+    fn index(&self, us: u32, them: u32) -> usize {
+        rank(them) * self.block + rank(squeeze(us, them))
+    }
+
+    fn position(&self, index: usize) -> (u32, u32) {
+        let them = self.others_sets[index / self.block];
+        let us = unsqueeze(self.movers_sets[index % self.block], them);
+        (us, them)
+    }
+}
+
+/// The value and distance of every moving-phase position with 3..=`max_stones` stones a side.
+pub struct MovingSolution {
+    max_stones: u8,
+    flying: bool,
+    /// `layers[(movers - 3) * k + (others - 3)]` with k = max_stones - 2.
+    layers: Vec<Layer>,
+}
+
+impl MovingSolution {
+    /// Solves every position with 3..=`max_stones` stones a side (3 <= max_stones <= 9, but
+    /// more than 4 takes long and much memory), with or without flying.
+    pub fn solve(max_stones: u8, flying: bool) -> MovingSolution {
+        assert!((3..=9).contains(&max_stones), "3 ..= 9 stones a side");
+        let n = max_stones as usize;
+        let mut layers: Vec<Option<Layer>> = (0..(n - 2) * (n - 2)).map(|_| None).collect();
+        let slot = |a: usize, b: usize| (a - 3) * (n - 2) + (b - 3);
+        let mut solution = MovingSolution {
+            max_stones,
+            flying,
+            layers: Vec::new(),
+        };
+        for total in 6..=2 * n {
+            for a in 3..=n {
+                let b = total - a;
+                if b < a || b > n {
+                    continue;
+                }
+                let solved = solve_group(a, b, flying, |us, them| {
+                    let layer = layers[slot(us.count_ones() as usize, them.count_ones() as usize)]
+                        .as_ref()
+                        .expect("smaller layers are solved first");
+                    let shape_index = index_in(layer.movers, layer.others, us, them);
+                    (layer.code(shape_index), layer.dist(shape_index))
+                });
+                for layer in solved {
+                    let s = slot(layer.movers, layer.others);
+                    layers[s] = Some(layer);
+                }
+            }
+        }
+        solution.layers = layers.into_iter().map(|l| l.expect("all solved")).collect();
+        solution
+    }
+
+    pub fn max_stones(&self) -> u8 {
+        self.max_stones
+    }
+
+    pub fn flying(&self) -> bool {
+        self.flying
+    }
+
+    fn layer(&self, movers: usize, others: usize) -> Option<&Layer> {
+        let n = self.max_stones as usize;
+        if !(3..=n).contains(&movers) || !(3..=n).contains(&others) {
+            return None;
+        }
+        Some(&self.layers[(movers - 3) * (n - 2) + (others - 3)])
+    }
+
+    /// The value and distance in plies of (`us` to move, `them`), masks by point number (a
+    /// draw has distance 0); `None` when the stone counts are outside 3..=max_stones or the
+    /// sets overlap.
+    pub fn get(&self, us: u32, them: u32) -> Option<(Value, u32)> {
+        if us & them != 0 || (us | them) & !ALL != 0 {
+            return None;
+        }
+        let layer = self.layer(us.count_ones() as usize, them.count_ones() as usize)?;
+        Some(layer.entry(index_in(layer.movers, layer.others, us, them)))
+    }
+
+    /// The value of a position in notation (`W:d7,g1,g7 B:a4,d5,g4 b 0 0`); it must have no
+    /// stones in hand and 3..=max_stones stones a side.
+    pub fn lookup(&self, text: &str) -> Result<(Value, u32), String> {
+        let variant = Variant::new(9, self.flying);
+        let pos = Position::parse(text, &variant)?;
+        if pos.hand != [0, 0] {
+            return Err("stones in hand: not a moving-phase position".to_string());
+        }
+        let us = pos.mask_of(pos.to_move);
+        let them = pos.mask_of(pos.to_move.other());
+        self.get(us, them)
+            .ok_or_else(|| format!("stone counts outside 3..={}", self.max_stones))
+    }
+
+    /// Every position of the layer with `movers` stones to move against `others`, as
+    /// (us, them) masks, in index order.
+    pub fn positions(&self, movers: u8, others: u8) -> impl Iterator<Item = (u32, u32)> {
+        layer_positions(movers as usize, others as usize)
+    }
+
+    /// Every stored position with its value: (us, them, value, distance).
+    pub fn iter(&self) -> impl Iterator<Item = (u32, u32, Value, u32)> + '_ {
+        let n = self.max_stones;
+        (3..=n)
+            .flat_map(move |a| (3..=n).map(move |b| (a, b)))
+            .flat_map(move |(a, b)| {
+                let layer = self.layer(a as usize, b as usize).expect("in range");
+                self.positions(a, b)
+                    .enumerate()
+                    .map(move |(i, (us, them))| {
+                        let (v, d) = layer.entry(i);
+                        (us, them, v, d)
+                    })
+            })
+    }
+
+    /// (wins, draws, losses) for the side to move in the layer `movers` against `others`.
+    pub fn counts(&self, movers: u8, others: u8) -> (u64, u64, u64) {
+        let layer = self
+            .layer(movers as usize, others as usize)
+            .expect("layer in range");
+        let mut c = (0, 0, 0);
+        for i in 0..layer.entries.len() {
+            match layer.code(i) {
+                WIN => c.0 += 1,
+                DRAW => c.1 += 1,
+                LOSS => c.2 += 1,
+                _ => unreachable!(),
+            }
+        }
+        c
+    }
+
+    /// Checks every stored value against its successors (see [`Self::verify_position`]).
+    /// Passing this check proves every value and distance right, given a right move
+    /// generator: by induction on the distance, a stored win or loss is a true one, and a true
+    /// win or loss stored as a draw would contradict the check at the shortest such distance.
+    /// Returns the first inconsistency.
+    pub fn verify(&self) -> Result<(), String> {
+        for (us, them, _, _) in self.iter() {
+            self.verify_position(us, them)?;
+        }
+        Ok(())
+    }
+
+    /// Checks one stored value against its successors, forward: a win in d has a successor
+    /// lost in d - 1 and none lost in less; a loss in d has only won successors, the longest in
+    /// d - 1 (a position without moves: loss in 0); a draw has no lost successor and a drawn
+    /// one. A capture leaving 2 stones counts as a successor lost in 0.
+    pub fn verify_position(&self, us: u32, them: u32) -> Result<(), String> {
+        let (value, dist) = self
+            .get(us, them)
+            .ok_or_else(|| "position not stored".to_string())?;
+        let mut min_loss: Option<u32> = None;
+        let mut max_win: Option<u32> = None;
+        let mut draws = 0;
+        successors(us, them, self.flying, |nu, nt, _| {
+            let (v, d) = if nu.count_ones() < 3 {
+                (Value::Loss, 0)
+            } else {
+                self.get(nu, nt).expect("successor stored")
+            };
+            match v {
+                Value::Loss => min_loss = Some(min_loss.map_or(d, |m| m.min(d))),
+                Value::Win => max_win = Some(max_win.map_or(d, |m| m.max(d))),
+                Value::Draw => draws += 1,
+            }
+        });
+        let expected = match (min_loss, draws, max_win) {
+            (Some(d), _, _) => (Value::Win, d + 1),
+            (None, 0, Some(d)) => (Value::Loss, d + 1),
+            (None, 0, None) => (Value::Loss, 0),
+            (None, _, _) => (Value::Draw, 0),
+        };
+        let found = (value, if value == Value::Draw { 0 } else { dist });
+        if found == expected {
+            Ok(())
+        } else {
+            Err(format!(
+                "{}: stored {} {}, successors say {} {}",
+                notation(us, them, Color::White),
+                value,
+                dist,
+                expected.0,
+                expected.1
+            ))
+        }
+    }
+}
+
+/// The index of (us, them) in the layer `movers` against `others`.
+fn index_in(movers: usize, others: usize, us: u32, them: u32) -> usize {
+    debug_assert_eq!(us.count_ones() as usize, movers);
+    debug_assert_eq!(them.count_ones() as usize, others);
+    rank(them) * binom(POINTS - others, movers) + rank(squeeze(us, them))
+}
+
+/// A position in notation, `side` being the colour of `us` (the side to move).
+pub fn notation(us: u32, them: u32, side: Color) -> String {
+    let list = |m: u32| bits(m).map(name).collect::<Vec<_>>().join(",");
+    let (white, black) = match side {
+        Color::White => (us, them),
+        Color::Black => (them, us),
+    };
+    let s = match side {
+        Color::White => 'w',
+        Color::Black => 'b',
+    };
+    format!("W:{} B:{} {s} 0 0", list(white), list(black))
+}
+
+/// The mask of a comma-separated point list (`d7,g1,g7`); panics on an unknown point.
+pub fn mask(points: &str) -> u32 {
+    points
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| point(s).unwrap_or_else(|| panic!("unknown point {s}")))
+        .fold(0, |acc, p| acc | (1 << p))
+}
+
+/// Solves the group of layers (a, b) and (b, a) (one layer when a == b). `solved(us, them)`
+/// gives the value code and distance of a position of a smaller, already solved layer.
+fn solve_group(
+    a: usize,
+    b: usize,
+    flying: bool,
+    solved: impl Fn(u32, u32) -> (u8, u16) + Sync,
+) -> Vec<Layer> {
+    let shapes: Vec<LayerShape> = if a == b {
+        vec![LayerShape::new(a, a)]
+    } else {
+        vec![LayerShape::new(a, b), LayerShape::new(b, a)]
+    };
+    // Group id = offset of the layer + index in the layer.
+    let offsets: Vec<usize> = shapes
+        .iter()
+        .scan(0, |acc, s| {
+            let o = *acc;
+            *acc += s.len();
+            Some(o)
+        })
+        .collect();
+    let total: usize = shapes.iter().map(LayerShape::len).sum();
+    let which = |movers: usize| shapes.iter().position(|s| s.movers == movers).unwrap();
+    let group_id = |us: u32, them: u32| {
+        let l = which(us.count_ones() as usize);
+        offsets[l] + shapes[l].index(us, them)
+    };
+    let group_position = |id: usize| {
+        let l = if id >= offsets[shapes.len() - 1] {
+            shapes.len() - 1
+        } else {
+            0
+        };
+        shapes[l].position(id - offsets[l])
+    };
+
+    let mut slots = vec![Slot::default(); total];
+
+    // Initialisation: count quiet moves, read captures from the smaller layers. Positions are
+    // independent here, so the work is split between threads; each returns the positions it
+    // wants queued, with their distance.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = total.div_ceil(threads).max(1);
+    let queued: Vec<Vec<(u16, u32)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = slots
+            .chunks_mut(chunk)
+            .enumerate()
+            .map(|(c, part)| {
+                let solved = &solved;
+                let group_position = &group_position;
+                scope.spawn(move || {
+                    let mut queue = Vec::new();
+                    for (k, slot) in part.iter_mut().enumerate() {
+                        let id = c * chunk + k;
+                        let (us, them) = group_position(id);
+                        if let Some(d) = init_slot(slot, us, them, flying, solved) {
+                            queue.push((d, id as u32));
+                        }
+                    }
+                    queue
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut buckets: Vec<Vec<u32>> = Vec::new();
+    let push = |buckets: &mut Vec<Vec<u32>>, d: usize, id: usize| {
+        if buckets.len() <= d {
+            buckets.resize_with(d + 1, Vec::new);
+        }
+        buckets[d].push(id as u32);
+    };
+    for (d, id) in queued.into_iter().flatten() {
+        push(&mut buckets, d as usize, id as usize);
+    }
+
+    // Resolution in order of distance.
+    let mut d = 0;
+    while d < buckets.len() {
+        let mut bucket = std::mem::take(&mut buckets[d]);
+        // In index order (a position may be queued twice: once is enough).
+        bucket.sort_unstable();
+        bucket.dedup();
+        // First settle everything of this distance, so that a capture win at d is not
+        // overtaken by a quiet win at d + 1 found while passing on this bucket. Collect what
+        // is still to be passed on, with the block of the index its predecessors lie in.
+        let mut to_pass: Vec<(usize, u32, u32, bool)> = Vec::with_capacity(bucket.len());
+        for &id in &bucket {
+            let slot = &mut slots[id as usize];
+            if slot.value == UNKNOWN {
+                slot.value = WIN;
+                slot.dist = d as u16;
+            }
+            if slot.done {
+                continue; // resolved at a smaller distance and already passed on
+            }
+            slot.done = true;
+            debug_assert_eq!(slot.dist as usize, d);
+            let won = slot.value == WIN;
+            let (us, them) = group_position(id as usize);
+            // Every predecessor has `them` to move against `us`: one block of one layer.
+            let l = which(them.count_ones() as usize);
+            let block = offsets[l] + rank(us) * shapes[l].block;
+            to_pass.push((block, us, them, won));
+        }
+        // The order of passing on does not matter for the result; block by block keeps each
+        // block in cache.
+        to_pass.sort_unstable_by_key(|&(block, ..)| block);
+        for (block, us, them, won) in to_pass {
+            quiet_predecessors(us, them, flying, |pu, pt| {
+                debug_assert_eq!(pt, us);
+                let p = block + rank(squeeze(pu, us));
+                debug_assert_eq!(p, group_id(pu, pt));
+                let slot = &mut slots[p];
+                if slot.value != UNKNOWN {
+                    return;
+                }
+                if !won {
+                    // A move into a lost position: the predecessor wins at d + 1.
+                    slot.value = WIN;
+                    slot.dist = (d + 1) as u16;
+                    push(&mut buckets, d + 1, p);
+                } else {
+                    slot.counter = slot
+                        .counter
+                        .checked_sub(1)
+                        .expect("no more decrements than quiet successors");
+                    slot.loss_dist = slot.loss_dist.max((d + 1) as u16);
+                    if slot.counter == 0 && !slot.cannot_lose {
+                        slot.value = LOSS;
+                        slot.dist = slot.loss_dist;
+                        push(&mut buckets, slot.loss_dist as usize, p);
+                    }
+                }
+            });
+        }
+        d += 1;
+    }
+
+    // What was never resolved is a draw. Split the group into its layers.
+    let mut layers = Vec::new();
+    for (l, shape) in shapes.iter().enumerate() {
+        let part = &slots[offsets[l]..offsets[l] + shape.len()];
+        layers.push(Layer {
+            movers: shape.movers,
+            others: shape.others,
+            entries: part
+                .iter()
+                .map(|s| {
+                    let code = if s.value == UNKNOWN { DRAW } else { s.value };
+                    assert!(s.dist < 1 << 14, "distance fits 14 bits");
+                    (s.dist << 2) | code as u16
+                })
+                .collect(),
+        });
+    }
+    layers
+}
+
+/// The working state of one position while its group is solved.
+#[derive(Copy, Clone, Default)]
+struct Slot {
+    /// UNKNOWN, WIN or LOSS (what stays UNKNOWN is a draw).
+    value: u8,
+    /// Quiet successors not yet known to be wins for the opponent.
+    counter: u8,
+    /// A capture reaches a draw or a loss: the position cannot be lost.
+    cannot_lose: bool,
+    /// Already passed on to its predecessors.
+    done: bool,
+    /// The distance, once the value is known.
+    dist: u16,
+    /// One more than the largest distance of a successor known to be a win for the opponent.
+    loss_dist: u16,
+}
+
+/// Initialises the slot of (us, them) from its moves: counts the quiet ones, looks up the
+/// captures. Returns the distance at which to queue it: a capture win (resolved when its
+/// bucket comes up, unless a quiet move wins sooner), or a loss known already (no quiet move
+/// and every capture, if any, into a won position).
+fn init_slot(
+    slot: &mut Slot,
+    us: u32,
+    them: u32,
+    flying: bool,
+    solved: &impl Fn(u32, u32) -> (u8, u16),
+) -> Option<u16> {
+    let mut quiet = 0u32;
+    let mut best_win: Option<u16> = None;
+    let mut longest = 0u16;
+    let mut draw = false;
+    successors(us, them, flying, |nu, nt, captured| {
+        if !captured {
+            quiet += 1;
+            return;
+        }
+        let (v, d) = if nu.count_ones() < 3 {
+            (LOSS, 0) // the opponent is left with two stones: the game is over
+        } else {
+            solved(nu, nt)
+        };
+        match v {
+            LOSS => best_win = Some(best_win.map_or(d + 1, |w| w.min(d + 1))),
+            WIN => longest = longest.max(d + 1),
+            DRAW => draw = true,
+            _ => unreachable!("smaller layers are fully solved"),
+        }
+    });
+    slot.counter = u8::try_from(quiet).expect("fewer than 256 moves");
+    slot.loss_dist = longest;
+    slot.cannot_lose = draw || best_win.is_some();
+    if best_win.is_some() {
+        best_win
+    } else if quiet == 0 && !draw {
+        slot.value = LOSS;
+        slot.dist = longest;
+        Some(longest)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranks_are_positions_in_sorted_order() {
+        for k in 0..=4 {
+            for (i, &m) in subsets(POINTS, k).iter().enumerate() {
+                assert_eq!(rank(m), i);
+            }
+            assert_eq!(subsets(POINTS, k).len(), binom(24, k));
+        }
+        assert_eq!(binom(24, 3), 2024);
+        assert_eq!(binom(21, 3), 1330);
+    }
+
+    #[test]
+    fn layer_index_is_a_bijection() {
+        let shape = LayerShape::new(3, 4);
+        assert_eq!(shape.len(), 10626 * 1140);
+        for i in (0..shape.len()).step_by(997) {
+            let (us, them) = shape.position(i);
+            assert_eq!(us & them, 0);
+            assert_eq!(us.count_ones(), 3);
+            assert_eq!(them.count_ones(), 4);
+            assert_eq!(shape.index(us, them), i);
+            assert_eq!(index_in(3, 4, us, them), i);
+        }
+    }
+}
