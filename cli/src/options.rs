@@ -10,8 +10,11 @@ pub struct RuleArgs {
     #[arg(long, default_value = "nine", value_parser = parse_game)]
     pub game: Game,
     /// Forbid flying at three stones (its own databases: values differ)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "flying")]
     pub no_flying: bool,
+    /// Allow flying at three stones where the game's standard rules do not (Six Men's Morris)
+    #[arg(long)]
+    pub flying: bool,
     /// Stones per player, for reduced games (default: the game's own number)
     #[arg(long, value_name = "N")]
     pub stones: Option<u8>,
@@ -27,6 +30,9 @@ impl RuleArgs {
         let mut r = Rules::standard(self.game);
         if self.no_flying {
             r.flying = false;
+        }
+        if self.flying {
+            r.flying = true;
         }
         if let Some(n) = self.stones {
             r.stones = n;
@@ -52,6 +58,9 @@ pub struct DbArgs {
     /// Only the pair M-O (with O-M), e.g. `4-3`
     #[arg(long, value_name = "M-O", value_parser = parse_pair)]
     pub only: Option<(u8, u8)>,
+    /// The moving phase only (no keys with stones in hand)
+    #[arg(long)]
+    pub moving_only: bool,
 }
 
 fn parse_pair(s: &str) -> Result<(u8, u8), String> {
@@ -67,7 +76,7 @@ impl DbArgs {
         let job = morris_solver::solve::Job {
             max_stones: self.max_stones(rules)?,
             only: self.only,
-            placement: true,
+            placement: !self.moving_only,
             stop_after_files: None,
         };
         let steps = morris_solver::solve::steps(rules, &job).map_err(Failure::input)?;

@@ -15,9 +15,6 @@ Examples:\n  morris solve --db dbs/nine --max-stones 4\n  morris solve --db dbs/
 pub struct Args {
     #[command(flatten)]
     db: DbArgs,
-    /// Build the moving phase only (no keys with stones in hand)
-    #[arg(long)]
-    moving_only: bool,
     /// Worker threads (default: one per core)
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -83,7 +80,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let job = Job {
         max_stones,
         only: args.db.only,
-        placement: !args.moving_only,
+        placement: !args.db.moving_only,
         stop_after_files: std::env::var("MORRIS_STOP_AFTER_FILES")
             .ok()
             .and_then(|v| v.parse().ok()),
