@@ -225,3 +225,49 @@ fn play_reasks_bad_moves_and_plays_perfectly() {
     assert!(text.contains("game left unfinished"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn turn_limit_uses_exact_distances() {
+    let dir = scratch("three");
+    let d = dir.to_str().unwrap();
+    let o = morris(&["solve", "--game", "three", "--db", d]);
+    assert!(
+        stdout(&o).contains("start position: win in 9 plies"),
+        "{}",
+        stdout(&o)
+    );
+    // A win in 9 plies is a win with 9 turns left and a draw with 8.
+    let o = morris(&[
+        "query",
+        "--game",
+        "three",
+        "--db",
+        d,
+        "--json",
+        "--turns-left",
+        "9",
+        "startpos",
+    ]);
+    assert!(
+        stdout(&o).starts_with("{\"value\": \"win\", \"plies\": 9,"),
+        "{}",
+        stdout(&o)
+    );
+    let o = morris(&[
+        "query",
+        "--game",
+        "three",
+        "--db",
+        d,
+        "--json",
+        "--turns-left",
+        "8",
+        "startpos",
+    ]);
+    assert!(
+        stdout(&o).starts_with("{\"value\": \"draw\", \"plies\": null,"),
+        "{}",
+        stdout(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,6 +1,6 @@
 //! Answers for one position: its value and distance, and every legal move ranked.
 
-use crate::value::{after_move, preference};
+use crate::value::{after_move, preference, within};
 use crate::Lookup;
 use morris_engine::{for_each_move, Move, Position, Rules};
 
@@ -20,19 +20,27 @@ pub struct Answer {
     pub moves: Vec<RankedMove>,
 }
 
-/// Ranks the moves of a moving-phase position from solved values.
-pub fn answer(rules: &Rules, pos: &Position, lookup: &dyn Lookup) -> Answer {
+/// Ranks the moves of a position from solved values; with `turns_left`, as if the game ended
+/// drawn after that many more plies.
+pub fn answer(
+    rules: &Rules,
+    pos: &Position,
+    lookup: &dyn Lookup,
+    turns_left: Option<u32>,
+) -> Answer {
+    let limit = |p: Option<u32>, left: u32| turns_left.map_or(p, |_| within(p, left));
+    let left = turns_left.unwrap_or(u32::MAX);
     let mut moves = Vec::new();
     for_each_move(pos, rules, |mv| {
         let next = pos.play(mv);
         moves.push(RankedMove {
             mv,
-            plies: after_move(lookup.plies(&next)),
+            plies: limit(after_move(lookup.plies(&next)), left),
         });
     });
     moves.sort_by_key(|m| preference(m.plies));
     Answer {
-        plies: lookup.plies(pos),
+        plies: limit(lookup.plies(pos), left),
         moves,
     }
 }

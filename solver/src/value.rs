@@ -46,6 +46,15 @@ pub fn evaluate(
     from_children(children.iter().copied())
 }
 
+/// The distance under a turn limit (RULES.md section 3), from the unlimited one: with `left`
+/// plies left to play, a game that ends within them (a win on the last one counts) keeps its
+/// value; one that would end later, or never, is a draw when the limit is reached. Exact
+/// because the stored distances are minimax distances: the winner can force the end in that
+/// many plies and the loser can delay it that long.
+pub fn within(plies: Option<u32>, left: u32) -> Option<u32> {
+    plies.filter(|&p| p <= left)
+}
+
 /// Orders moves best first for the mover: fastest win, then draws, then slowest loss. Takes
 /// the distance of the move's outcome for the mover.
 pub fn preference(plies: Option<u32>) -> (u8, i64) {
@@ -74,6 +83,11 @@ mod tests {
         assert_eq!(value_of(Some(26)), Value::Loss);
         assert_eq!(value_of(Some(1)), Value::Win);
         assert_eq!(value_of(None), Value::Draw);
+        // A win in 9 plies is a win with 9 plies left and a draw with 8.
+        assert_eq!(within(Some(9), 9), Some(9));
+        assert_eq!(within(Some(9), 8), None);
+        assert_eq!(within(Some(26), 30), Some(26));
+        assert_eq!(within(None, 100), None);
         let mut v = [Some(2), None, Some(5), Some(1), Some(6)];
         v.sort_by_key(|&p| preference(p));
         assert_eq!(v, [Some(1), Some(5), None, Some(6), Some(2)]);

@@ -31,6 +31,13 @@ pub struct Args {
     /// Show the value of every legal move before you choose
     #[arg(long)]
     hint: bool,
+    /// The game is drawn after this many plies from the starting position (a win on the last
+    /// one counts); the perfect player and the hints play for the limit
+    #[arg(long, value_name = "N")]
+    turn_limit: Option<u32>,
+    /// The game is drawn after this many plies in a row without a capture
+    #[arg(long, value_name = "N")]
+    moves_without_capture: Option<u32>,
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -49,6 +56,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut pos = position(&args.position, &rules)?;
     let mut store = Store::new(&args.db, rules);
     let mut seen: HashMap<Position, u32> = HashMap::new();
+    let mut played = 0u32;
+    let mut quiet = 0u32;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     loop {
@@ -63,6 +72,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
             println!("game over: draw by threefold repetition");
             return Ok(());
         }
+        if args.turn_limit.is_some_and(|n| played >= n) {
+            println!("game over: draw, the turn limit is reached");
+            return Ok(());
+        }
+        if args.moves_without_capture.is_some_and(|n| quiet >= n) {
+            println!("game over: draw, {quiet} plies without a capture");
+            return Ok(());
+        }
         if !lost_already(&pos, &rules) {
             let key = key_of(&pos);
             let most = (key.us + key.us_hand).max(key.them + key.them_hand);
@@ -70,7 +87,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             keys.retain(|k| (k.them + k.them_hand) as u32 >= rules.min_stones());
             open_all(&mut store, &keys, most)?;
         }
-        let a = answer(&rules, &pos, &store);
+        let a = answer(&rules, &pos, &store, args.turn_limit.map(|n| n - played));
         if pos.side_to_move() == args.color {
             if args.hint {
                 println!(
@@ -103,6 +120,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     Err(e) => println!("{e}"),
                 }
             };
+            quiet = if mv.capture().is_some() { 0 } else { quiet + 1 };
+            played += 1;
             pos = pos.play(mv);
         } else {
             let best = a
@@ -116,6 +135,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 describe(best.plies),
                 pos.side_to_move().name()
             );
+            quiet = if best.mv.capture().is_some() {
+                0
+            } else {
+                quiet + 1
+            };
+            played += 1;
             pos = pos.play(best.mv);
         }
     }

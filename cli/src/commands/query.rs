@@ -24,6 +24,10 @@ pub struct Args {
     /// Print JSON: {"value", "plies", "moves": [{"move", "value", "plies"}]}
     #[arg(long)]
     json: bool,
+    /// Answer under a turn limit: the game is drawn after this many more plies (a win on the
+    /// last one counts)
+    #[arg(long, value_name = "PLIES")]
+    turns_left: Option<u32>,
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -51,7 +55,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let most = (key.us + key.us_hand).max(key.them + key.them_hand);
         open_all(&mut store, &keys, most)?;
     }
-    let a = answer(&rules, &pos, &store);
+    let a = answer(&rules, &pos, &store, args.turns_left);
     let board = rules.board();
     if args.json {
         let moves: Vec<String> = a

@@ -5,7 +5,7 @@ use morris_solver::progress::Progress;
 use morris_solver::solve::{solve, Job, Observer, SolveError, Step, StepReport};
 use morris_solver::store::Store;
 
-/// Build the databases: every moving-phase pair in dependency order, resumable
+/// Build the databases: moving-phase pairs, then placement keys, in dependency order; resumable
 #[derive(clap::Args)]
 #[command(
     after_help = "A killed or crashed solve restarts where it stopped: complete files are kept (checked by\n\
