@@ -15,7 +15,13 @@
 //! Counters are set lazily, by the first decrement a position receives: most positions of the
 //! larger pairs are draws or wins that no won child ever reaches, and for them the index
 //! computations of their children are never needed. The initial pass only generates moves and
-//! reads captures.
+//! reads captures. When no symmetry fixes the parent's other side, two quiet moves can never
+//! reach the same class, and the counter is the plain number of quiet moves. Captures are left
+//! out of the counter: when it reaches zero the captures are read again, and a drawn capture
+//! leaves the position a draw.
+//!
+//! Decided children are gathered in batches and their parents' cells prefetched before the
+//! updates, as propagation is bound by random memory accesses.
 //!
 //! Levels are processed in order, so every decision is final when made and the result does not
 //! depend on thread timing.
