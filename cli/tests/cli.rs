@@ -271,3 +271,22 @@ fn turn_limit_uses_exact_distances() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn placement_query_falls_back_to_search() {
+    let dir = scratch("fallback");
+    let d = dir.to_str().unwrap();
+    assert!(
+        morris(&["solve", "--db", d, "--stones", "3", "--moving-only"])
+            .status
+            .success()
+    );
+    let o = morris(&["query", "--db", d, "--stones", "3", "startpos"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("White to move: win") && out.contains("alpha-beta search"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -7,6 +7,7 @@ pub mod placement;
 pub mod progress;
 pub mod query;
 pub mod retro;
+pub mod search;
 pub mod solve;
 pub mod stats;
 pub mod store;

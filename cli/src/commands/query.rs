@@ -5,7 +5,7 @@ use morris_engine::render;
 use morris_solver::query::answer;
 use morris_solver::solve::reads;
 use morris_solver::store::Store;
-use morris_solver::value::value_of;
+use morris_solver::value::{value_of, Value};
 use morris_solver::{key_of, lost_already};
 
 /// The value and distance of a position, and every legal move ranked
@@ -40,6 +40,70 @@ pub fn describe(p: Option<u32>) -> String {
     }
 }
 
+/// Answers a placement position without the placement databases: an alpha-beta search whose
+/// leaves are read from the moving-phase databases proves the value of every move (distances
+/// need the placement databases).
+fn search_fallback(
+    args: &Args,
+    rules: &morris_engine::Rules,
+    pos: &morris_engine::Position,
+    mut store: Store,
+) -> Result<(), Failure> {
+    let job = morris_solver::solve::Job {
+        max_stones: rules.stones,
+        only: None,
+        placement: false,
+        stop_after_files: None,
+    };
+    let keys: Vec<_> = morris_solver::solve::steps(rules, &job)
+        .map_err(Failure::input)?
+        .iter()
+        .flat_map(|s| s.keys())
+        .collect();
+    open_all(&mut store, &keys, rules.stones)?;
+    let mut search = morris_solver::search::Search::new(rules, &store);
+    let value = search.value(pos);
+    let board = rules.board();
+    let mut moves: Vec<(String, Value)> = morris_engine::legal_moves(pos, rules)
+        .into_iter()
+        .map(|m| {
+            let v = match search.value(&pos.play(m)) {
+                Value::Win => Value::Loss,
+                Value::Loss => Value::Win,
+                Value::Draw => Value::Draw,
+            };
+            (m.notation(board).to_string(), v)
+        })
+        .collect();
+    moves.sort_by_key(|(_, v)| match v {
+        Value::Win => 0,
+        Value::Draw => 1,
+        Value::Loss => 2,
+    });
+    if args.json {
+        let items: Vec<String> = moves
+            .iter()
+            .map(|(m, v)| format!("{{\"move\": \"{m}\", \"value\": \"{v}\", \"plies\": null}}"))
+            .collect();
+        println!(
+            "{{\"value\": \"{value}\", \"plies\": null, \"source\": \"search\", \"moves\": [{}]}}",
+            items.join(", ")
+        );
+        return Ok(());
+    }
+    println!("{}", render::draw(pos, rules));
+    println!();
+    println!("{} to move: {value}", pos.side_to_move().name());
+    println!(
+        "(proved by alpha-beta search over the moving-phase databases, {} positions searched; the placement databases give distances)",
+        search.nodes
+    );
+    for (m, v) in &moves {
+        println!("  {m:<10} {v}");
+    }
+    Ok(())
+}
+
 fn json_plies(p: Option<u32>) -> String {
     p.map_or("null".to_string(), |p| p.to_string())
 }
@@ -53,6 +117,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let mut keys = reads(&rules, key);
         keys.retain(|k| (k.them + k.them_hand) as u32 >= rules.min_stones());
         let most = (key.us + key.us_hand).max(key.them + key.them_hand);
+        let placement_missing =
+            !key.is_moving_phase() && keys.iter().any(|&k| !store.path(k).exists());
+        if placement_missing && args.turns_left.is_none() {
+            return search_fallback(&args, &rules, &pos, store);
+        }
         open_all(&mut store, &keys, most)?;
     }
     let a = answer(&rules, &pos, &store, args.turns_left);
