@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The main job: build, solve the moving phase of Nine Men's Morris (resumable: run it again
-# after an interruption and it continues), verify every database, and write the results
-# tables to results/.
+# The main job: build, solve Nine Men's Morris (the moving phase, then the placement phase;
+# resumable: run it again after an interruption and it continues), verify every database,
+# and write the results tables to results/. With MAX_STONES below 9, the consistent subset
+# (no start position).
 #
 #   bash scripts/solve-full.sh                 # everything, databases in dbs/nine (git-ignored)
 #   MAX_STONES=6 bash scripts/solve-full.sh    # a smaller experiment
