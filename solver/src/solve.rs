@@ -139,6 +139,8 @@ pub fn reads(rules: &Rules, key: Key) -> Vec<Key> {
     } else {
         v.extend(child_keys(rules, key));
     }
+    // A side below the minimum of stones has lost: no key to read.
+    v.retain(|k| (k.them + k.them_hand) as u32 >= rules.min_stones());
     v.dedup();
     v
 }

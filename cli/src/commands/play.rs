@@ -83,9 +83,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         if !lost_already(&pos, &rules) {
             let key = key_of(&pos);
             let most = (key.us + key.us_hand).max(key.them + key.them_hand);
-            let mut keys = reads(&rules, key);
-            keys.retain(|k| (k.them + k.them_hand) as u32 >= rules.min_stones());
-            open_all(&mut store, &keys, most)?;
+            open_all(&mut store, &reads(&rules, key), most)?;
         }
         let a = answer(&rules, &pos, &store, args.turn_limit.map(|n| n - played));
         if pos.side_to_move() == args.color {

@@ -114,8 +114,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut store = Store::new(&args.db, rules);
     if !lost_already(&pos, &rules) {
         let key = key_of(&pos);
-        let mut keys = reads(&rules, key);
-        keys.retain(|k| (k.them + k.them_hand) as u32 >= rules.min_stones());
+        let keys = reads(&rules, key);
         let most = (key.us + key.us_hand).max(key.them + key.them_hand);
         let placement_missing =
             !key.is_moving_phase() && keys.iter().any(|&k| !store.path(k).exists());
