@@ -1,8 +1,8 @@
-//! The solving plan of the moving phase: which sub-databases, in which order, how large.
+//! The solving plan: which sub-databases, in which order, how large.
 //!
-//! A quiet move turns key M-O into O-M, so the two are solved together as a pair; a capture
-//! leads into a pair with one stone fewer on one side, which must be solved (and on disk)
-//! before. Every figure is computed from counts alone (Burnside's lemma and binomials), so the
+//! In the moving phase a quiet move turns key M-O into O-M, so the two are solved together as
+//! a pair; a capture leads into a pair with one stone fewer on one side, which must be solved
+//! (and on disk) before. Placement keys come after, one step each, fewest stones in hand first. Every figure is computed from counts alone (Burnside's lemma and binomials), so the
 //! plan costs nothing to print, even for keys nobody has solved yet.
 
 use core::fmt::Write as _;
@@ -17,6 +17,10 @@ use crate::symmetry::classes;
 /// Bytes of solver memory per slot of the pair being solved: a 4-byte working cell (value and
 /// counter), and 2 bytes of output per slot while one key is converted for writing.
 pub const SOLVE_BYTES_PER_SLOT: u64 = 5;
+
+/// Bytes of solver memory per slot of a placement key: its 2-byte codes, twice while the
+/// chunks are joined. The keys it reads are copied into memory as well (counted apart).
+pub const PLACEMENT_BYTES_PER_SLOT: u64 = 4;
 
 /// Fewer stones than this and the side has lost; no database needed.
 pub const MIN_STONES: u8 = 3;
@@ -55,8 +59,13 @@ impl PlanRow {
     }
 }
 
+/// `M-O` for a moving-phase key (the pair is named by it), the whole key otherwise.
 fn pair_label(k: Key) -> String {
-    format!("{}-{}", k.us, k.them)
+    if k.is_moving_phase() {
+        format!("{}-{}", k.us, k.them)
+    } else {
+        k.to_string()
+    }
 }
 
 fn overhead(slots: u64, classes: u64) -> f64 {
@@ -137,6 +146,112 @@ pub fn plan(rules: &Rules, max_stones: u8) -> Vec<PlanRow> {
                 classes,
                 disk_bytes,
                 memory_bytes: SOLVE_BYTES_PER_SLOT * slots + mapped,
+                depends_on,
+            }
+        })
+        .collect()
+}
+
+/// The placement-phase keys that can arise from the start under strict alternation (White
+/// first), children before parents, restricted to keys whose stones (on board and in hand)
+/// stay within `max_stones` a side: the consistent subset that the moving-phase keys up to
+/// `max_stones` a side can support.
+///
+/// A side that has placed `p` stones can have formed at most `p - 2` mills (a mill needs three
+/// of its stones and each placement forms at most one capture), so it has captured at most that
+/// many; sides below the minimum of stones have lost and need no key.
+pub fn placement_keys(rules: &Rules, max_stones: u8) -> Vec<Key> {
+    let s = rules.stones;
+    let points = rules.board().len() as u32;
+    let min = rules.min_stones();
+    let mut keys = Vec::new();
+    // Fewest stones in hand first: those keys are the children of the others.
+    for in_hand_total in 1..=2 * s as u32 {
+        for placed_w in 0..=s {
+            for placed_b in [placed_w, placed_w.wrapping_sub(1)] {
+                if placed_b > s || (2 * s - placed_w - placed_b) as u32 != in_hand_total {
+                    continue;
+                }
+                let (hand_w, hand_b) = (s - placed_w, s - placed_b);
+                let white_to_move = placed_w == placed_b;
+                // Where a line wins there are no captures.
+                let captures = |placed: u8| {
+                    if rules.line_captures() {
+                        placed.saturating_sub(2)
+                    } else {
+                        0
+                    }
+                };
+                for lost_w in 0..=captures(placed_b).min(placed_w) {
+                    for lost_b in 0..=captures(placed_w).min(placed_b) {
+                        let (w, b) = (placed_w - lost_w, placed_b - lost_b);
+                        if (w + hand_w) as u32 >= min.max(1)
+                            && (b + hand_b) as u32 >= min.max(1)
+                            && (w + b) as u32 <= points
+                            && w + hand_w <= max_stones
+                            && b + hand_b <= max_stones
+                        {
+                            keys.push(if white_to_move {
+                                Key::new(w, b, hand_w, hand_b)
+                            } else {
+                                Key::new(b, w, hand_b, hand_w)
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    keys
+}
+
+/// The keys a placement key's moves lead into: the placement without capture, and with one
+/// when the placed stone can complete a mill (three stones of the mover on the board) and the
+/// capture does not end the game. None when the board is full.
+pub fn child_keys(rules: &Rules, key: Key) -> Vec<Key> {
+    if key.on_board() as usize >= rules.board().len() {
+        return Vec::new(); // a full board: no placement
+    }
+    let mut v = vec![Key::new(
+        key.them,
+        key.us + 1,
+        key.them_hand,
+        key.us_hand - 1,
+    )];
+    if rules.line_captures()
+        && key.us + 1 >= 3
+        && key.them > 0
+        && (key.them - 1 + key.them_hand) as u32 >= rules.min_stones()
+    {
+        v.push(Key::new(
+            key.them - 1,
+            key.us + 1,
+            key.them_hand,
+            key.us_hand - 1,
+        ));
+    }
+    v
+}
+
+/// The placement keys of [`placement_keys`] as plan rows, numbered after `first_step - 1`
+/// moving-phase steps: each key is one step, reading the keys of [`child_keys`].
+pub fn placement_plan(rules: &Rules, max_stones: u8, first_step: usize) -> Vec<PlanRow> {
+    let board = rules.board();
+    placement_keys(rules, max_stones)
+        .into_iter()
+        .enumerate()
+        .map(|(n, key)| {
+            let depends_on = child_keys(rules, key);
+            let slots = slots(board, key);
+            let read: u64 = depends_on.iter().map(|&k| file_bytes(rules, k)).sum();
+            PlanRow {
+                step: first_step + n,
+                files: vec![file_name(rules, key)],
+                keys: vec![key],
+                slots,
+                classes: classes(board, key),
+                disk_bytes: file_bytes(rules, key),
+                memory_bytes: PLACEMENT_BYTES_PER_SLOT * slots + read,
                 depends_on,
             }
         })

@@ -1,9 +1,10 @@
 //! Whole solves held in memory: small games and tests, without files.
 
-use crate::placement::{placement_keys, solve_key};
+use crate::placement::solve_key;
 use crate::progress::Progress;
 use crate::retro::{plies, solve_pair};
-use crate::{key_of, key_slot, lost_already, Lookup, KEY_SLOTS};
+use crate::{key_of, key_slot, lost_already, Lookup, Probe, KEY_SLOTS};
+use morris_db::plan::placement_keys;
 use morris_db::plan::plan;
 use morris_db::{Index, Key};
 use morris_engine::{Position, Rules};
@@ -64,13 +65,28 @@ impl Solution {
 }
 
 impl Lookup for Solution {
-    fn plies(&self, pos: &Position) -> Option<u32> {
+    fn probe(&self, pos: &Position) -> Probe {
         if lost_already(pos, &self.rules) {
-            return Some(0);
+            return Probe::known(Some(0));
         }
-        let (index, codes) = self.keys[key_slot(key_of(pos))]
+        let key = key_slot(key_of(pos));
+        let (index, _) = self.keys[key]
             .as_ref()
             .expect("positions are looked up in solved keys only");
-        plies(codes[index.index(pos.us(), pos.them()) as usize])
+        Probe::at(key, index.index(pos.us(), pos.them()))
+    }
+
+    fn index_of(&self, key: Key) -> Option<&Index> {
+        self.keys[key_slot(key)].as_ref().map(|(index, _)| index)
+    }
+
+    fn read(&self, probe: Probe) -> Option<u32> {
+        match probe.located() {
+            Err(known) => known,
+            Ok((key, slot)) => {
+                let (_, codes) = self.keys[key].as_ref().expect("probed keys are solved");
+                plies(codes[slot as usize])
+            }
+        }
     }
 }

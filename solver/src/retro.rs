@@ -78,16 +78,7 @@ struct Batch {
 /// Asks the processor to bring a cell into the cache ahead of its use.
 #[inline(always)]
 fn prefetch(cell: &AtomicU32) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; any address is allowed and this one is valid.
-    unsafe {
-        core::arch::x86_64::_mm_prefetch(
-            cell as *const AtomicU32 as *const i8,
-            core::arch::x86_64::_MM_HINT_T0,
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = cell;
+    crate::prefetch(cell as *const AtomicU32);
 }
 
 /// True for a move that does not stay in the pair: a capture (into a smaller pair), or a

@@ -2,13 +2,14 @@
 //! dependency order, each solved in memory and written atomically, so that an interrupted run
 //! resumes at the first step without complete files.
 
-use crate::placement::{child_keys, placement_keys, solve_key};
+use crate::placement::solve_key;
 use crate::progress::Progress;
 use crate::retro::{plies, solve_pair};
 use crate::stats::{key_stats, KeyStats};
 use crate::store::Store;
 use morris_db::format::{Checks, DbError, Outcome, Writer};
 use morris_db::plan::plan;
+use morris_db::plan::{child_keys, placement_keys};
 use morris_db::{slots, Index, Key};
 use morris_engine::Rules;
 use std::fmt;
@@ -147,9 +148,9 @@ pub fn reads(rules: &Rules, key: Key) -> Vec<Key> {
 
 /// Every step of a job, in dependency order.
 pub fn steps(rules: &Rules, job: &Job) -> Result<Vec<Step>, SolveError> {
-    if rules.place_or_move() {
+    if rules.place_or_move() && job.placement && job.only.is_none() {
         return Err(SolveError::Unsupported {
-            what: "Lasker Morris (placing or moving at will makes the placement keys cyclic)",
+            what: "the placement phase of Lasker Morris (placing or moving at will makes its keys cyclic); its endgames solve with --moving-only",
         });
     }
     let mut steps: Vec<Step> = if rules.stones_move() {
@@ -217,12 +218,12 @@ pub fn solve(
         }
         store.close_all();
         for dep in step.dependencies(&rules) {
-            store
-                .open(dep, Checks::default())
-                .map_err(|_| SolveError::MissingDependency {
+            store.open_resident(dep, Checks::default()).map_err(|_| {
+                SolveError::MissingDependency {
                     step: step.name(),
                     missing: store.path(dep).display().to_string(),
-                })?;
+                }
+            })?;
         }
         reset_peak_memory();
         let start = Instant::now();

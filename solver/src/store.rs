@@ -1,6 +1,6 @@
 //! Solved sub-databases on disk, opened through memory maps and read by position.
 
-use crate::{key_of, key_slot, lost_already, Lookup, KEY_SLOTS};
+use crate::{key_of, key_slot, lost_already, prefetch, Lookup, Probe, KEY_SLOTS};
 use morris_db::format::{file_name, Checks, DbError, Table};
 use morris_db::{Index, Key};
 use morris_engine::{Position, Rules};
@@ -47,6 +47,18 @@ impl Store {
         Ok(())
     }
 
+    /// Opens the table of `key` as [`open`](Store::open) does, and copies it into memory
+    /// (huge pages): for solving, which reads the tables it depends on at random.
+    pub fn open_resident(&mut self, key: Key, checks: Checks) -> Result<(), DbError> {
+        let slot = key_slot(key);
+        if self.tables[slot].is_none() {
+            let table =
+                Table::open_with(self.path(key), self.rules, key, checks)?.into_resident()?;
+            self.tables[slot] = Some((Index::new(self.rules.board(), key), table));
+        }
+        Ok(())
+    }
+
     /// The table of an open key.
     pub fn table(&self, key: Key) -> Option<(&Index, &Table)> {
         self.tables[key_slot(key)].as_ref().map(|(i, t)| (i, t))
@@ -60,13 +72,37 @@ impl Store {
 
 impl Lookup for Store {
     #[inline]
-    fn plies(&self, pos: &Position) -> Option<u32> {
+    fn probe(&self, pos: &Position) -> Probe {
         if lost_already(pos, &self.rules) {
-            return Some(0);
+            return Probe::known(Some(0));
         }
-        let (index, table) = self.tables[key_slot(key_of(pos))]
+        let key = key_of(pos);
+        let (index, _) = self.tables[key_slot(key)]
             .as_ref()
             .expect("the caller opened every key it reads");
-        table.outcome(index.index(pos.us(), pos.them())).plies()
+        self.probe_slot(key, index.index(pos.us(), pos.them()))
+    }
+
+    fn index_of(&self, key: Key) -> Option<&Index> {
+        self.tables[key_slot(key)].as_ref().map(|(index, _)| index)
+    }
+
+    #[inline]
+    fn probe_slot(&self, key: Key, slot: u64) -> Probe {
+        let key = key_slot(key);
+        let (_, table) = self.tables[key].as_ref().expect("probed keys are open");
+        prefetch(table.entries()[slot as usize..].as_ptr());
+        Probe::at(key, slot)
+    }
+
+    #[inline]
+    fn read(&self, probe: Probe) -> Option<u32> {
+        match probe.located() {
+            Err(known) => known,
+            Ok((key, slot)) => {
+                let (_, table) = self.tables[key].as_ref().expect("probed keys are open");
+                table.outcome(slot).plies()
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@ use morris_engine::{Position, Rules};
 use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
 use morris_solver::verify::verify_key;
-use morris_solver::Lookup;
+use morris_solver::{Lookup, Probe};
 
 /// A solution with one position's stored value replaced.
 struct Damaged<'a> {
@@ -17,14 +17,18 @@ struct Damaged<'a> {
 }
 
 impl Lookup for Damaged<'_> {
-    fn plies(&self, pos: &Position) -> Option<u32> {
+    fn probe(&self, pos: &Position) -> Probe {
         if morris_solver::key_of(pos) == self.index.key()
             && self.index.index(pos.us(), pos.them()) == self.slot
         {
-            self.value
+            Probe::known(self.value)
         } else {
-            self.inner.plies(pos)
+            self.inner.probe(pos)
         }
+    }
+
+    fn read(&self, probe: Probe) -> Option<u32> {
+        self.inner.read(probe)
     }
 }
 

@@ -3,11 +3,16 @@ use crate::Failure;
 
 /// List the sub-databases of a solve in dependency order, with sizes and memory
 #[derive(clap::Args)]
-#[command(after_help = "Examples:\n  morris plan\n  morris plan --max-stones 5")]
+#[command(
+    after_help = "Examples:\n  morris plan\n  morris plan --max-stones 5\n  morris plan --game tictactoe"
+)]
 pub struct Args {
     /// Most stones a side on the board
     #[arg(long, value_name = "N")]
     max_stones: Option<u8>,
+    /// The moving phase only (no keys with stones in hand)
+    #[arg(long)]
+    moving_only: bool,
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -21,9 +26,27 @@ pub fn run(args: Args) -> Result<(), Failure> {
             rules.stones
         )));
     }
-    print!(
-        "{}",
-        morris_db::plan::render(&morris_db::plan::plan(&rules, max))
-    );
+    use morris_db::plan::{placement_plan, plan, render};
+    let moving = if rules.stones_move() {
+        plan(&rules, max)
+    } else {
+        Vec::new()
+    };
+    if !moving.is_empty() {
+        println!("Moving phase (no stones in hand):");
+        print!("{}", render(&moving));
+    }
+    if rules.place_or_move() && !args.moving_only {
+        println!(
+            "Placement phase: not solvable yet (placing or moving at will makes its keys cyclic)"
+        );
+    } else if !args.moving_only {
+        let placement = placement_plan(&rules, max, moving.len() + 1);
+        if !moving.is_empty() {
+            println!();
+        }
+        println!("Placement phase (stones in hand, each key read from the keys it leads into):");
+        print!("{}", render(&placement));
+    }
     Ok(())
 }

@@ -85,9 +85,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
             .ok()
             .and_then(|v| v.parse().ok()),
     };
-    let total: u64 = morris_db::plan::plan(&rules, max_stones)
+    // A job the solver refuses reports its error below; its bar has nothing to count.
+    let total: u64 = morris_solver::solve::steps(&rules, &job)
+        .unwrap_or_default()
         .iter()
-        .map(|r| r.slots)
+        .flat_map(|step| step.keys())
+        .map(|key| morris_db::slots(rules.board(), key))
         .sum();
     let bars = Bars::new(total, "slots");
     let mut store = Store::new(&args.db.db, rules);

@@ -3,7 +3,7 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use memmap2::Mmap;
+use memmap2::{Mmap, MmapMut};
 use morris_engine::Rules;
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -15,8 +15,26 @@ use crate::key::Key;
 
 pub struct Table {
     path: PathBuf,
-    map: Mmap,
+    map: Bytes,
     header: Header,
+}
+
+/// A table's bytes: the file's mapping, or a copy in memory (see [`Table::into_resident`]).
+enum Bytes {
+    Mapped(Mmap),
+    Resident(MmapMut),
+}
+
+impl core::ops::Deref for Bytes {
+    type Target = [u8];
+
+    #[inline]
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(m) => m,
+            Bytes::Resident(m) => m,
+        }
+    }
 }
 
 /// What to check when opening.
@@ -102,7 +120,11 @@ impl Table {
                 expected: wanted as u64,
             });
         }
-        let table = Table { path, map, header };
+        let table = Table {
+            path,
+            map: Bytes::Mapped(map),
+            header,
+        };
         if checks.checksum {
             table.verify()?;
         }
@@ -145,6 +167,26 @@ impl Table {
             previous = Some(slot);
         }
         Ok(())
+    }
+
+    /// The table copied into anonymous memory backed by huge pages where the system offers
+    /// them. A file's mapping uses 4 KiB pages, so a solver reading it at random misses the
+    /// TLB on nearly every look-up; a resident copy costs one sequential read of the file.
+    pub fn into_resident(self) -> Result<Table, DbError> {
+        let bytes = &self.map[..];
+        let mut copy = MmapMut::map_anon(bytes.len().max(1))
+            .map_err(|e| DbError::io(&self.path, "allocate memory for", e))?;
+        #[cfg(target_os = "linux")]
+        {
+            // Only a hint: without huge pages look-ups are slower, not wrong.
+            let _ = copy.advise(memmap2::Advice::HugePage);
+        }
+        copy[..bytes.len()].copy_from_slice(bytes);
+        Ok(Table {
+            path: self.path,
+            map: Bytes::Resident(copy),
+            header: self.header,
+        })
     }
 
     pub fn path(&self) -> &Path {
