@@ -1,6 +1,7 @@
 //! The parallel retrograde solver of `morris`: the moving phase by retrograde analysis with
 //! successor counting, verification by forward recomputation, statistics and probing.
 
+mod batch;
 mod cells;
 pub mod memory;
 pub mod placement;

@@ -5,7 +5,7 @@ use crate::progress::Progress;
 use crate::retro::{plies, solve_pair};
 use crate::{key_of, key_slot, lost_already, Lookup, Probe, KEY_SLOTS};
 use morris_db::plan::placement_keys;
-use morris_db::plan::plan;
+use morris_db::plan::{plan, PlanRow};
 use morris_db::{Index, Key};
 use morris_engine::{Position, Rules};
 
@@ -19,11 +19,25 @@ pub struct Solution {
 impl Solution {
     /// Solves every moving-phase pair with 3..=`max` stones a side.
     pub fn solve_moving(rules: &Rules, max: u8, progress: &dyn Progress) -> Solution {
+        // Where stones never move (tic-tac-toe) a board without stones in hand has no moves:
+        // there is no moving phase to solve.
+        let rows = if rules.stones_move() {
+            plan(rules, max)
+        } else {
+            Vec::new()
+        };
+        Solution::solve_pairs(rules, &rows, progress)
+    }
+
+    /// Solves the moving-phase pairs of some rows of a plan, in their order: a prefix of it, or
+    /// any selection that keeps every pair after the pairs its captures lead into (a game whose
+    /// larger pairs are too big to solve whole).
+    pub fn solve_pairs(rules: &Rules, rows: &[PlanRow], progress: &dyn Progress) -> Solution {
         let mut sol = Solution {
             rules: *rules,
             keys: (0..KEY_SLOTS).map(|_| None).collect(),
         };
-        for row in plan(rules, max) {
+        for row in rows {
             let solved = solve_pair(rules, row.keys[0], &sol, progress);
             for (k, codes) in solved.keys {
                 sol.insert(k, codes);

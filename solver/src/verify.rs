@@ -2,15 +2,17 @@
 //! applied to the stored distances of the position's children.
 //!
 //! It shares nothing with the retrograde propagation: moves go forward through the engine's
-//! generator and values through [`crate::value::from_children`]. A consistent labelling with
+//! generator and values through [`crate::value::from_children`]. It reads children in batches
+//! as the placement pass does, but each through the full index, not the placement pass's
+//! fixed-side shortcuts, so that those are checked too. A consistent labelling with
 //! exact distances is the game's solution (wins and losses are well founded on the "no move"
 //! losses, so no other labelling passes), hence a clean run proves the databases right.
 
+use crate::batch::Batch;
 use crate::progress::Progress;
-use crate::value::evaluate;
 use crate::Lookup;
 use morris_db::{Index, Key};
-use morris_engine::{for_each_move, Bitboard, Color, Position, Rules};
+use morris_engine::{Bitboard, Color, Position, Rules};
 use rayon::prelude::*;
 use std::sync::Mutex;
 
@@ -52,36 +54,39 @@ pub fn verify_key(
         .map(|c| {
             let range = c * CHUNK..((c + 1) * CHUNK).min(n);
             let (mut checked, mut bad) = (0u64, 0u64);
-            let mut children = Vec::with_capacity(64);
+            let mut batch = Batch::default();
+            let mut check = |batch: &mut Batch| {
+                batch.evaluate(rules, lookup, |i, pos, recomputed| {
+                    checked += 1;
+                    let stored = lookup.plies(pos);
+                    if stored != recomputed {
+                        bad += 1;
+                        let mut f = found.lock().expect("no panics while held");
+                        if f.len() < limit {
+                            f.push(Mismatch {
+                                key,
+                                slot: i,
+                                us: pos.us(),
+                                them: pos.them(),
+                                stored,
+                                recomputed,
+                            });
+                        }
+                    }
+                })
+            };
             index.for_each_in(range.clone(), |i, us, them| {
                 if index.is_hole(i) {
                     return;
                 }
-                checked += 1;
                 let pos =
                     Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
-                children.clear();
-                for_each_move(&pos, rules, |m| {
-                    let next = pos.play(m);
-                    children.push(lookup.plies(&next));
-                });
-                let recomputed = evaluate(rules, &pos, &children);
-                let stored = lookup.plies(&pos);
-                if stored != recomputed {
-                    bad += 1;
-                    let mut f = found.lock().expect("no panics while held");
-                    if f.len() < limit {
-                        f.push(Mismatch {
-                            key,
-                            slot: i,
-                            us,
-                            them,
-                            stored,
-                            recomputed,
-                        });
-                    }
+                batch.push(i, pos, rules, lookup, None);
+                if batch.is_full() {
+                    check(&mut batch);
                 }
             });
+            check(&mut batch);
             progress.advance(range.end - range.start);
             (checked, bad)
         })
