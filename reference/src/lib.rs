@@ -4,14 +4,17 @@
 //! It shares no code with `morris-engine`: the board is written out by hand ([`board`]),
 //! positions are arrays of 24 cells ([`position`]), and moves are generated the obvious way
 //! ([`movegen`]). [`perft`] counts game-tree leaves; [`solve`] solves the moving phase with
-//! few stones by plain retrograde analysis.
+//! few stones by plain retrograde analysis; [`game`] adds the placement phase by minimax over
+//! every position reachable from the start.
 
 pub mod board;
+pub mod game;
 pub mod movegen;
 pub mod perft;
 pub mod position;
 pub mod solve;
 
+pub use game::GameSolution;
 pub use movegen::{legal_move_strings, legal_moves, play, Move};
 pub use perft::perft;
 pub use position::{Color, Position, Variant};

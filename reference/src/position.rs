@@ -3,7 +3,7 @@
 use crate::board::{self, POINTS};
 use std::fmt;
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
     White,
     Black,
@@ -90,8 +90,10 @@ impl Position {
 
     /// The stones of `color` as a bit mask (bit p = point p).
     pub fn mask_of(&self, color: Color) -> u32 {
-        self.points_of(color)
-            .into_iter()
+        // Without the list of points: the whole-game solver takes the masks of every position
+        // it reaches and of all their children.
+        (0..POINTS)
+            .filter(|&p| self.cells[p] == Some(color))
             .fold(0, |acc, p| acc | (1 << p))
     }
 

@@ -248,8 +248,9 @@ fn layer_positions(movers: usize, others: usize) -> impl Iterator<Item = (u32, u
     })
 }
 
-/// Subset tables for ranking and unranking one layer's positions.
-struct LayerShape {
+/// Subset tables for ranking and unranking one layer's positions (also the placement
+/// tables of [`crate::game`]).
+pub(crate) struct LayerShape {
     movers: usize,
     others: usize,
     /// Subsets of the 24 points of size `others`, by rank.
@@ -261,7 +262,7 @@ struct LayerShape {
 }
 
 impl LayerShape {
-    fn new(movers: usize, others: usize) -> LayerShape {
+    pub(crate) fn new(movers: usize, others: usize) -> LayerShape {
         LayerShape {
             movers,
             others,
@@ -271,15 +272,15 @@ impl LayerShape {
         }
     }
 
-    fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         binom(POINTS, self.others) * self.block
     }
 
-    fn index(&self, us: u32, them: u32) -> usize {
+    pub(crate) fn index(&self, us: u32, them: u32) -> usize {
         rank(them) * self.block + rank(squeeze(us, them))
     }
 
-    fn position(&self, index: usize) -> (u32, u32) {
+    pub(crate) fn position(&self, index: usize) -> (u32, u32) {
         let them = self.others_sets[index / self.block];
         let us = unsqueeze(self.movers_sets[index % self.block], them);
         (us, them)
@@ -350,11 +351,31 @@ impl MovingSolution {
     /// draw has distance 0); `None` when the stone counts are outside 3..=max_stones or the
     /// sets overlap.
     pub fn get(&self, us: u32, them: u32) -> Option<(Value, u32)> {
+        let (layer, i) = self.locate(us, them)?;
+        Some(layer.entry(i))
+    }
+
+    /// [`Self::get`] of many positions: all are located before any is read, so that the
+    /// reads, each likely a cache miss, overlap instead of waiting for one another (the
+    /// placement phase of [`crate::game`] spends much of its time on them otherwise).
+    pub fn get_many(&self, positions: &[(u32, u32)]) -> Vec<Option<(Value, u32)>> {
+        let located: Vec<_> = positions
+            .iter()
+            .map(|&(us, them)| self.locate(us, them))
+            .collect();
+        located
+            .into_iter()
+            .map(|l| l.map(|(layer, i)| layer.entry(i)))
+            .collect()
+    }
+
+    /// The layer of (`us` to move, `them`) and the position's index in it.
+    fn locate(&self, us: u32, them: u32) -> Option<(&Layer, usize)> {
         if us & them != 0 || (us | them) & !ALL != 0 {
             return None;
         }
         let layer = self.layer(us.count_ones() as usize, them.count_ones() as usize)?;
-        Some(layer.entry(index_in(layer.movers, layer.others, us, them)))
+        Some((layer, index_in(layer.movers, layer.others, us, them)))
     }
 
     /// The value of a position in notation (`W:d7,g1,g7 B:a4,d5,g4 b 0 0`); it must have no
