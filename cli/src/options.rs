@@ -6,7 +6,7 @@ use morris_engine::{Game, Position, Rules};
 
 #[derive(Args, Clone, Debug)]
 pub struct RuleArgs {
-    /// The game: nine, twelve, six, lasker, three, tictactoe
+    /// The game: nine, twelve, six, lasker, three, tictactoe, dara
     #[arg(long, default_value = "nine", value_parser = parse_game)]
     pub game: Game,
     /// Forbid flying at three stones (its own databases: values differ)

@@ -290,3 +290,77 @@ fn placement_query_falls_back_to_search() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_game_is_offered() {
+    let o = morris(&["show", "--help"]);
+    let help = stdout(&o);
+    for game in [
+        "nine",
+        "twelve",
+        "six",
+        "lasker",
+        "three",
+        "tictactoe",
+        "dara",
+    ] {
+        assert!(help.contains(game), "{game} missing from: {help}");
+    }
+    let o = morris(&["show", "--game", "checkers", "startpos"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("dara"), "{}", stderr(&o));
+}
+
+/// Dara from the command line: the board, its moves, its plan, and its 3-3 endgame solved,
+/// verified, queried and played.
+#[test]
+fn dara_end_to_end() {
+    let o = morris(&["show", "--game", "dara", "startpos"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("a5 - b5 - c5 - d5 - e5 - f5\n|    |"),
+        "{}",
+        stdout(&o)
+    );
+    let o = morris(&["moves", "--game", "dara", "startpos"]);
+    assert_eq!(stdout(&o).lines().count(), 30);
+    let o = morris(&["perft", "--game", "dara", "4"]);
+    assert!(stdout(&o).contains("657720"), "{}", stdout(&o));
+    let o = morris(&["plan", "--game", "dara", "--max-stones", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("4-3 + 3-4"), "{}", stdout(&o));
+
+    let dir = scratch("dara");
+    let d = dir.to_str().unwrap();
+    let o = morris(&["solve", "--game", "dara", "--db", d, "--max-stones", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(files(&dir)[0].0, "dara-3-3-0-0.mdb");
+    let o = morris(&["verify", "--game", "dara", "--db", d, "--max-stones", "3"]);
+    assert!(stdout(&o).contains("verification passed"), "{}", stdout(&o));
+    // c2-c1 makes a1-b1-c1 and takes one of Black's three stones.
+    let line = "W:a1,b1,c2 B:d4,e5,f4 w 0 0";
+    let o = morris(&["query", "--game", "dara", "--db", d, "--json", line]);
+    assert!(
+        stdout(&o).starts_with(
+            "{\"value\": \"win\", \"plies\": 1, \"moves\": [{\"move\": \"c2-c1xd4\", \"value\": \"win\", \"plies\": 1}"
+        ),
+        "{}",
+        stdout(&o)
+    );
+    // The program plays White and wins at once; no input is needed.
+    let out = morris(&[
+        "play",
+        "--game",
+        "dara",
+        "--db",
+        d,
+        "--as",
+        "black",
+        "--position",
+        line,
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("White plays c2-c1x"), "{text}");
+    assert!(text.contains("game over: White wins"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -159,7 +159,8 @@ pub fn plan(rules: &Rules, max_stones: u8) -> Vec<PlanRow> {
 ///
 /// A side that has placed `p` stones can have formed at most `p - 2` mills (a mill needs three
 /// of its stones and each placement forms at most one capture), so it has captured at most that
-/// many; sides below the minimum of stones have lost and need no key.
+/// many; none where placements never capture (a line wins, or Dara refuses it). Sides below
+/// the minimum of stones have lost and need no key.
 pub fn placement_keys(rules: &Rules, max_stones: u8) -> Vec<Key> {
     let s = rules.stones;
     let points = rules.board().len() as u32;
@@ -174,9 +175,8 @@ pub fn placement_keys(rules: &Rules, max_stones: u8) -> Vec<Key> {
                 }
                 let (hand_w, hand_b) = (s - placed_w, s - placed_b);
                 let white_to_move = placed_w == placed_b;
-                // Where a line wins there are no captures.
                 let captures = |placed: u8| {
-                    if rules.line_captures() {
+                    if rules.placement_captures() {
                         placed.saturating_sub(2)
                     } else {
                         0
@@ -206,8 +206,8 @@ pub fn placement_keys(rules: &Rules, max_stones: u8) -> Vec<Key> {
 }
 
 /// The keys a placement key's moves lead into: the placement without capture, and with one
-/// when the placed stone can complete a mill (three stones of the mover on the board) and the
-/// capture does not end the game. None when the board is full.
+/// when placements capture, the placed stone can complete a mill (three stones of the mover on
+/// the board) and the capture does not end the game. None when the board is full.
 pub fn child_keys(rules: &Rules, key: Key) -> Vec<Key> {
     if key.on_board() as usize >= rules.board().len() {
         return Vec::new(); // a full board: no placement
@@ -218,7 +218,7 @@ pub fn child_keys(rules: &Rules, key: Key) -> Vec<Key> {
         key.them_hand,
         key.us_hand - 1,
     )];
-    if rules.line_captures()
+    if rules.placement_captures()
         && key.us + 1 >= 3
         && key.them > 0
         && (key.them - 1 + key.them_hand) as u32 >= rules.min_stones()
@@ -379,5 +379,25 @@ mod tests {
         assert_eq!(last.name(), "9-9");
         assert_eq!(last.depends_on, vec![Key::moving(9, 8)]);
         assert_eq!(last.files, vec!["nine-9-9-0-0.mdb".to_string()]);
+    }
+
+    /// Dara's placements never capture: from the start there is one placement key per number of
+    /// stones placed, every stone still on the board or in hand, each leading into the next.
+    #[test]
+    fn dara_placement_keys_follow_one_line() {
+        let rules = Rules::standard(morris_engine::Game::Dara);
+        let keys = placement_keys(&rules, 12);
+        assert_eq!(keys.len(), 24);
+        for k in &keys {
+            assert_eq!((k.us + k.us_hand, k.them + k.them_hand), (12, 12), "{k}");
+            assert_eq!(child_keys(&rules, *k).len(), 1, "{k}");
+        }
+        assert_eq!(keys[0], Key::new(11, 12, 1, 0));
+        assert_eq!(keys[23], Key::new(0, 0, 12, 12));
+        assert_eq!(child_keys(&rules, keys[0]), vec![Key::moving(12, 12)]);
+        // Endgames with fewer stones arise only by captures in the moving phase.
+        assert!(placement_keys(&rules, 11).is_empty());
+        let names: Vec<String> = plan(&rules, 4).iter().map(|r| r.name()).collect();
+        assert_eq!(names, ["3-3", "4-3 + 3-4", "4-4"]);
     }
 }

@@ -172,7 +172,7 @@ pub fn positions(board: &Board, key: Key) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use morris_engine::board::{NINE, THREE};
+    use morris_engine::board::{DARA, NINE, THREE};
     use morris_engine::Bitboard;
 
     #[test]
@@ -204,5 +204,7 @@ mod tests {
         assert_eq!(classes(&NINE, Key::moving(20, 5)), 0);
         // Tic-tac-toe after one X and one O: the well-known 12 classes.
         assert_eq!(classes(&THREE, Key::moving(1, 1)), 12);
+        // One stone on the 6x5 grid: (30 + 6 on the middle row fixed by the top-bottom flip) / 4.
+        assert_eq!(classes(&DARA, Key::moving(1, 0)), 9);
     }
 }

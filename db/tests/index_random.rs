@@ -1,13 +1,13 @@
 //! Random positions and slots of the large keys, too many to enumerate.
 
 use morris_db::{Index, Key};
-use morris_engine::board::NINE;
-use morris_engine::Bitboard;
+use morris_engine::board::{DARA, NINE};
+use morris_engine::{Bitboard, Board};
 use proptest::prelude::*;
 
 /// A position of `key` drawn from `seed` (a shuffle of the points, split in two).
-fn position(key: Key, mut seed: u64) -> (Bitboard, Bitboard) {
-    let mut points: Vec<u8> = (0..NINE.len() as u8).collect();
+fn position(board: &Board, key: Key, mut seed: u64) -> (Bitboard, Bitboard) {
+    let mut points: Vec<u8> = (0..board.len() as u8).collect();
     for i in (1..points.len()).rev() {
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -27,9 +27,14 @@ fn orbit_id(ix: &Index, us: Bitboard, them: Bitboard) -> (u32, u32) {
         .unwrap()
 }
 
-fn check_position(key: Key, seed: u64, sym: usize) -> Result<(), TestCaseError> {
-    let ix = Index::new(&NINE, key);
-    let (us, them) = position(key, seed | 1);
+fn check_position(
+    board: &'static Board,
+    key: Key,
+    seed: u64,
+    sym: usize,
+) -> Result<(), TestCaseError> {
+    let ix = Index::new(board, key);
+    let (us, them) = position(board, key, seed | 1);
     let i = ix.index(us, them);
     prop_assert!(i < ix.size());
     prop_assert!(!ix.is_hole(i));
@@ -44,8 +49,8 @@ fn check_position(key: Key, seed: u64, sym: usize) -> Result<(), TestCaseError> 
     Ok(())
 }
 
-fn check_slot(key: Key, raw: u64) -> Result<(), TestCaseError> {
-    let ix = Index::new(&NINE, key);
+fn check_slot(board: &'static Board, key: Key, raw: u64) -> Result<(), TestCaseError> {
+    let ix = Index::new(board, key);
     let i = raw % ix.size();
     let (us, them) = ix.unindex(i);
     prop_assert_eq!((us.count(), them.count()), (key.us as u32, key.them as u32));
@@ -57,6 +62,9 @@ fn check_slot(key: Key, raw: u64) -> Result<(), TestCaseError> {
     prop_assert_eq!(orbit_id(&ix, ju, jt), orbit_id(&ix, us, them));
     Ok(())
 }
+
+/// Large keys of the 30-point Dara board (the generic code, four symmetries).
+const DARA_KEYS: [Key; 3] = [Key::moving(8, 8), Key::moving(6, 7), Key::new(3, 2, 9, 10)];
 
 const KEYS: [Key; 7] = [
     Key::moving(9, 9),
@@ -73,12 +81,22 @@ proptest! {
 
     #[test]
     fn symmetric_positions_share_a_slot(k in 0..KEYS.len(), seed: u64, sym in 0..16usize) {
-        check_position(KEYS[k], seed, sym)?;
+        check_position(&NINE, KEYS[k], seed, sym)?;
     }
 
     #[test]
     fn every_slot_unindexes_to_a_position(k in 0..KEYS.len(), raw: u64) {
-        check_slot(KEYS[k], raw)?;
+        check_slot(&NINE, KEYS[k], raw)?;
+    }
+
+    #[test]
+    fn dara_symmetric_positions_share_a_slot(k in 0..DARA_KEYS.len(), seed: u64, sym in 0..4usize) {
+        check_position(&DARA, DARA_KEYS[k], seed, sym)?;
+    }
+
+    #[test]
+    fn dara_every_slot_unindexes_to_a_position(k in 0..DARA_KEYS.len(), raw: u64) {
+        check_slot(&DARA, DARA_KEYS[k], raw)?;
     }
 }
 

@@ -2,7 +2,9 @@
 //!
 //! Every game of the family is described by one [`Board`] value computed at compile time from
 //! a short list of point coordinates and lines. The move generator, the index and the renderer
-//! read these tables only, so a new board needs no new code. Symmetries are not listed by hand:
+//! read these tables only, so a new board needs no new code. Overlines (rows longer than a line,
+//! which Dara forbids) are not listed either: they are the unions of two lines that overlap in
+//! two points. Symmetries are not listed by hand:
 //! every candidate map of the grid (the square's rotations and reflections, and the swap of the
 //! inner and outer squares on concentric boards) is tested, and the ones that map points to
 //! points, lines to lines and neighbours to neighbours form the group.
@@ -12,6 +14,7 @@ use crate::bitboard::{Bitboard, Point};
 pub const MAX_POINTS: usize = 32;
 pub const MAX_LINES: usize = 48;
 pub const MAX_LINES_THROUGH: usize = 6;
+pub const MAX_OVERLINES_THROUGH: usize = 6;
 pub const MAX_SYMMETRIES: usize = 16;
 
 /// A point's place on the drawing grid: column from the left, row from the bottom, both from 0.
@@ -31,6 +34,8 @@ pub struct Board {
     line_count: u8,
     lines_through: [[Bitboard; MAX_LINES_THROUGH]; MAX_POINTS],
     through_count: [u8; MAX_POINTS],
+    overlines_through: [[Bitboard; MAX_OVERLINES_THROUGH]; MAX_POINTS],
+    overline_count: [u8; MAX_POINTS],
     symmetries: [Permutation; MAX_SYMMETRIES],
     symmetry_count: u8,
 }
@@ -62,6 +67,8 @@ impl Board {
             line_count: lines.len() as u8,
             lines_through: [[Bitboard::EMPTY; MAX_LINES_THROUGH]; MAX_POINTS],
             through_count: [0; MAX_POINTS],
+            overlines_through: [[Bitboard::EMPTY; MAX_OVERLINES_THROUGH]; MAX_POINTS],
+            overline_count: [0; MAX_POINTS],
             symmetries: [[0; MAX_POINTS]; MAX_SYMMETRIES],
             symmetry_count: 0,
         };
@@ -100,7 +107,34 @@ impl Board {
             b = b.link(p, q);
             e += 1;
         }
-        b.find_symmetries()
+        b.find_overlines().find_symmetries()
+    }
+
+    /// Two lines that share two points make a row of four (lines of the mill boards share a
+    /// point at most, so only grids have overlines); each is recorded at each of its points.
+    const fn find_overlines(mut self) -> Board {
+        let n = self.line_count as usize;
+        let mut a = 0;
+        while a < n {
+            let mut b = a + 1;
+            while b < n {
+                if self.lines[a].intersect(self.lines[b]).count() == 2 {
+                    let run = self.lines[a].union(self.lines[b]);
+                    let mut bits = run.0;
+                    while bits != 0 {
+                        let p = bits.trailing_zeros() as usize;
+                        let k = self.overline_count[p] as usize;
+                        assert!(k < MAX_OVERLINES_THROUGH);
+                        self.overlines_through[p][k] = run;
+                        self.overline_count[p] += 1;
+                        bits &= bits - 1;
+                    }
+                }
+                b += 1;
+            }
+            a += 1;
+        }
+        self
     }
 
     const fn link(mut self, p: Point, q: Point) -> Board {
@@ -330,6 +364,27 @@ impl Board {
             .any(|&l| l.is_subset_of(stones))
     }
 
+    /// True when `stones` holds a row longer than a line (four in a row) through `p`.
+    #[inline]
+    pub fn forms_overline(&self, stones: Bitboard, p: Point) -> bool {
+        self.overlines_through[p as usize][..self.overline_count[p as usize] as usize]
+            .iter()
+            .any(|&r| r.is_subset_of(stones))
+    }
+
+    /// The points that would complete a line of `stones` (occupied ones included).
+    #[inline]
+    pub fn completions(&self, stones: Bitboard) -> Bitboard {
+        let mut out = Bitboard::EMPTY;
+        for &l in self.lines() {
+            let rest = l - stones;
+            if rest.count() == 1 {
+                out |= rest;
+            }
+        }
+        out
+    }
+
     /// The points of `stones` that belong to a complete line of `stones`.
     #[inline]
     pub fn in_lines(&self, stones: Bitboard) -> Bitboard {
@@ -528,6 +583,64 @@ pub static THREE: Board = Board::build("three", 3, 3, &GRID3_POINTS, &GRID3_LINE
 pub static TICTACTOE: Board =
     Board::build("tictactoe", 3, 3, &GRID3_POINTS, &GRID3_LINES, false, &[]);
 
+/// Every point of a `width` x `height` grid, row by row from the bottom.
+const fn grid_points<const N: usize>(width: u8, height: u8) -> [Coord; N] {
+    assert!(N == width as usize * height as usize);
+    let mut out = [(0, 0); N];
+    let mut i = 0;
+    while i < N {
+        out[i] = ((i % width as usize) as u8, (i / width as usize) as u8);
+        i += 1;
+    }
+    out
+}
+
+/// Every run of three consecutive points in a row (first) or a column of the grid.
+const fn grid_runs<const N: usize>(width: u8, height: u8) -> [[Coord; 3]; N] {
+    let (w, h) = (width as usize, height as usize);
+    assert!(N == h * (w - 2) + w * (h - 2));
+    let mut out = [[(0, 0); 3]; N];
+    let mut i = 0;
+    let mut y = 0;
+    while y < h {
+        let mut x = 0;
+        while x + 2 < w {
+            let (a, b) = (x as u8, y as u8);
+            out[i] = [(a, b), (a + 1, b), (a + 2, b)];
+            i += 1;
+            x += 1;
+        }
+        y += 1;
+    }
+    let mut x = 0;
+    while x < w {
+        let mut y = 0;
+        while y + 2 < h {
+            let (a, b) = (x as u8, y as u8);
+            out[i] = [(a, b), (a, b + 1), (a, b + 2)];
+            i += 1;
+            y += 1;
+        }
+        x += 1;
+    }
+    out
+}
+
+const DARA_WIDTH: u8 = 6;
+const DARA_HEIGHT: u8 = 5;
+
+/// Dara: 5 rows of 6 points, steps between orthogonal neighbours; every three consecutive
+/// points of a row or a column are a line (diagonals never count).
+pub static DARA: Board = Board::build(
+    "dara",
+    DARA_WIDTH,
+    DARA_HEIGHT,
+    &grid_points::<30>(DARA_WIDTH, DARA_HEIGHT),
+    &grid_runs::<38>(DARA_WIDTH, DARA_HEIGHT),
+    true,
+    &[],
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -561,6 +674,41 @@ mod tests {
         let p = |n| THREE.parse_point(n).unwrap();
         assert!(!THREE.adjacent(p("a2")).contains(p("b1")));
         assert!(THREE.adjacent(p("a1")).contains(p("b2")));
+    }
+
+    #[test]
+    fn dara_is_a_grid_of_runs_of_three() {
+        assert_eq!(DARA.len(), 30);
+        let adjacencies: u32 = (0..30).map(|p| DARA.adjacent(p).count()).sum();
+        assert_eq!(adjacencies / 2, 5 * 5 + 6 * 4);
+        assert_eq!(DARA.lines().len(), 5 * 4 + 6 * 3);
+        // Identity, the two mirror flips and the half turn; no quarter turn on a 6x5 grid.
+        assert_eq!(DARA.symmetries().len(), 4);
+        let p = |n: &str| DARA.parse_point(n).unwrap();
+        let set = |names: &[&str]| names.iter().map(|&n| p(n)).collect::<Bitboard>();
+        assert_eq!(DARA.adjacent(p("a1")), set(&["b1", "a2"]));
+        assert_eq!(DARA.adjacent(p("c3")), set(&["b3", "d3", "c2", "c4"]));
+        assert_eq!(DARA.parse_point("g1"), None);
+        assert_eq!(DARA.parse_point("a6"), None);
+        assert!(DARA.forms_line(set(&["c3", "d3", "e3"]), p("d3")));
+        assert!(!DARA.forms_line(set(&["a1", "b2", "c3"]), p("b2")));
+        // Placing on c1 or d2 would make three; b1 completes two lines at once.
+        assert_eq!(
+            DARA.completions(set(&["a1", "c1", "d1", "d3"])),
+            set(&["b1", "e1", "d2"])
+        );
+        // Four in a row or in a column is an overline through each of its points; three is not.
+        for four in [["a1", "b1", "c1", "d1"], ["f2", "f3", "f4", "f5"]] {
+            for q in four {
+                assert!(DARA.forms_overline(set(&four), p(q)));
+            }
+            assert!(!DARA.forms_overline(set(&four[..3]), p(four[0])));
+        }
+        assert!(!DARA.forms_overline(set(&["a1", "b1", "c1", "d2"]), p("a1")));
+        assert!(!DARA.forms_overline(set(&["a1", "b1", "c1", "e1", "f1"]), p("c1")));
+        for board in [&NINE, &TWELVE, &SIX, &THREE, &TICTACTOE] {
+            assert!((0..board.len() as u8).all(|q| !board.forms_overline(board.all(), q)));
+        }
     }
 
     #[test]

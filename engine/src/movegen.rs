@@ -4,6 +4,10 @@
 //! hands out every move (query, play, solver); the counting sink adds the number of capture
 //! choices of a mill-forming move with one popcount, which makes bulk counting for perft cheap
 //! without a second generator.
+//!
+//! Dara's rules are options of the same walk: placements skip the points that would complete a
+//! line, a line-forming move is dropped when it makes an overline, and a line may take any
+//! enemy stone.
 
 use crate::bitboard::{Bitboard, Point};
 use crate::moves::Move;
@@ -47,9 +51,12 @@ impl Sink for Count {
 }
 
 /// The enemy stones a mill may remove: those outside mills, or any of them when all stand in
-/// mills.
+/// mills (or whenever lines do not protect).
 #[inline]
 pub fn removable(rules: &Rules, them: Bitboard) -> Bitboard {
+    if !rules.lines_protect() {
+        return them;
+    }
     let free = them - rules.board().in_lines(them);
     if free.is_empty() {
         them
@@ -81,15 +88,26 @@ fn generate<S: Sink>(pos: &Position, rules: &Rules, sink: &mut S) {
     } else {
         Bitboard::EMPTY
     };
+    let overlines_refused = rules.overlines_refused();
     let mut emit = |from: Option<Point>, to: Point, after: Bitboard| {
         if !removable.is_empty() && board.forms_line(after, to) {
+            // Only a move that forms a line can form an overline; in Dara's moving phase the
+            // enemy always has stones on the board, so no line-forming move bypasses this.
+            if overlines_refused && board.forms_overline(after, to) {
+                return;
+            }
             sink.mill(from, to, removable);
         } else {
             sink.plain(from, to);
         }
     };
     if hand > 0 {
-        for to in empty {
+        let targets = if rules.placement_lines_refused() {
+            empty - board.completions(us)
+        } else {
+            empty
+        };
+        for to in targets {
             emit(None, to, us.with(to));
         }
     }

@@ -2,10 +2,11 @@
 //!
 //! A [`Rules`] value is everything the move generator needs besides the position: which board,
 //! how many stones, and the flags that distinguish the games (flying, captures on a mill or a
-//! line that wins at once, placing or moving at will). Games differ only in these values; there
-//! is one move generator for all of them.
+//! line that wins at once, placing or moving at will, Dara's refused placements and overlines
+//! and unprotected lines). Games differ only in these values; there is one move generator for
+//! all of them.
 
-use crate::board::{Board, NINE, SIX, THREE, TICTACTOE, TWELVE};
+use crate::board::{Board, DARA, NINE, SIX, THREE, TICTACTOE, TWELVE};
 use core::fmt;
 use core::str::FromStr;
 
@@ -17,16 +18,18 @@ pub enum Game {
     Lasker,
     Three,
     TicTacToe,
+    Dara,
 }
 
 impl Game {
-    pub const ALL: [Game; 6] = [
+    pub const ALL: [Game; 7] = [
         Game::Nine,
         Game::Twelve,
         Game::Six,
         Game::Lasker,
         Game::Three,
         Game::TicTacToe,
+        Game::Dara,
     ];
 
     /// The name used on the command line and in database headers.
@@ -38,6 +41,7 @@ impl Game {
             Game::Lasker => "lasker",
             Game::Three => "three",
             Game::TicTacToe => "tictactoe",
+            Game::Dara => "dara",
         }
     }
 
@@ -50,6 +54,7 @@ impl Game {
             Game::Lasker => 4,
             Game::Three => 5,
             Game::TicTacToe => 6,
+            Game::Dara => 7,
         }
     }
 
@@ -64,6 +69,7 @@ impl Game {
             Game::Six => &SIX,
             Game::Three => &THREE,
             Game::TicTacToe => &TICTACTOE,
+            Game::Dara => &DARA,
         }
     }
 }
@@ -118,6 +124,7 @@ impl Rules {
             Game::Lasker => (10, true),
             Game::Three => (3, false),
             Game::TicTacToe => (5, false),
+            Game::Dara => (12, false),
         };
         Rules {
             game,
@@ -157,6 +164,33 @@ impl Rules {
     #[inline]
     pub const fn place_or_move(&self) -> bool {
         matches!(self.game, Game::Lasker)
+    }
+
+    /// A placement may not complete a line (Dara): lines are made by moving, so placements
+    /// never capture.
+    #[inline]
+    pub const fn placement_lines_refused(&self) -> bool {
+        matches!(self.game, Game::Dara)
+    }
+
+    /// A placement that completes a line removes an enemy stone (the mill games).
+    #[inline]
+    pub const fn placement_captures(&self) -> bool {
+        self.line_captures() && !self.placement_lines_refused()
+    }
+
+    /// A move making a row longer than a line (four in a row) is refused (Dara), so that a
+    /// capture needs a line of exactly three.
+    #[inline]
+    pub const fn overlines_refused(&self) -> bool {
+        matches!(self.game, Game::Dara)
+    }
+
+    /// A stone standing in a line may not be removed while its owner has stones outside
+    /// lines (the mill games); in Dara any enemy stone may be taken.
+    #[inline]
+    pub const fn lines_protect(&self) -> bool {
+        !matches!(self.game, Game::Dara)
     }
 
     /// A player with fewer stones than this on board and in hand together has lost.

@@ -29,9 +29,9 @@ impl Solution {
         Solution::solve_pairs(rules, &rows, progress)
     }
 
-    /// Solves the moving-phase pairs of some rows of a plan, in their order: a prefix of it, or
-    /// any selection that keeps every pair after the pairs its captures lead into (a game whose
-    /// larger pairs are too big to solve whole).
+    /// Solves the moving-phase pairs of some rows of a plan, in their order, which must keep
+    /// every pair after the pairs its captures lead into: for endgames whose plan goes on to
+    /// pairs too large for a test (Dara's 4-4 after its 4-3).
     pub fn solve_pairs(rules: &Rules, rows: &[PlanRow], progress: &dyn Progress) -> Solution {
         let mut sol = Solution {
             rules: *rules,

@@ -57,4 +57,3 @@ pub fn solve_key(
         .collect();
     chunks.concat()
 }
-

@@ -37,7 +37,11 @@ fn three_mens_morris_is_a_first_player_win_in_9() {
     for m in morris_engine::legal_moves(&pos, &rules) {
         let child = sol.plies(&pos.play(m));
         let wins = child.is_some_and(|p| p % 2 == 0);
-        assert_eq!(wins, m.notation(rules.board()).to_string() == "b2", "{child:?}");
+        assert_eq!(
+            wins,
+            m.notation(rules.board()).to_string() == "b2",
+            "{child:?}"
+        );
     }
 }
 
