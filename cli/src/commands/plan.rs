@@ -45,8 +45,17 @@ pub fn run(args: Args) -> Result<(), Failure> {
         if !moving.is_empty() {
             println!();
         }
-        println!("Placement phase (stones in hand, each key read from the keys it leads into):");
-        print!("{}", render(&placement));
+        if placement.is_empty() {
+            // Where placements never capture (Dara), every placement key holds all the stones.
+            println!(
+                "Placement phase: no key with at most {max} stones a side on board and in hand"
+            );
+        } else {
+            println!(
+                "Placement phase (stones in hand, each key read from the keys it leads into):"
+            );
+            print!("{}", render(&placement));
+        }
     }
     Ok(())
 }
