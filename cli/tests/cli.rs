@@ -237,38 +237,23 @@ fn turn_limit_uses_exact_distances() {
         stdout(&o)
     );
     // A win in 9 plies is a win with 9 turns left and a draw with 8.
-    let o = morris(&[
-        "query",
-        "--game",
-        "three",
-        "--db",
-        d,
-        "--json",
-        "--turns-left",
-        "9",
-        "startpos",
-    ]);
-    assert!(
-        stdout(&o).starts_with("{\"value\": \"win\", \"plies\": 9,"),
-        "{}",
-        stdout(&o)
-    );
-    let o = morris(&[
-        "query",
-        "--game",
-        "three",
-        "--db",
-        d,
-        "--json",
-        "--turns-left",
-        "8",
-        "startpos",
-    ]);
-    assert!(
-        stdout(&o).starts_with("{\"value\": \"draw\", \"plies\": null,"),
-        "{}",
-        stdout(&o)
-    );
+    for (left, expected) in [
+        ("9", "{\"value\": \"win\", \"plies\": 9,"),
+        ("8", "{\"value\": \"draw\", \"plies\": null,"),
+    ] {
+        let o = morris(&[
+            "query",
+            "--game",
+            "three",
+            "--db",
+            d,
+            "--json",
+            "--turns-left",
+            left,
+            "startpos",
+        ]);
+        assert!(stdout(&o).starts_with(expected), "{}", stdout(&o));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

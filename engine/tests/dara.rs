@@ -7,6 +7,9 @@
 //! either generator, fails a test; the move-list comparison names the first position where
 //! the two generators disagree.
 
+mod common;
+
+use common::perft_counts;
 use morris_engine::movegen::is_legal;
 use morris_engine::{
     legal_moves, perft, Color, Game, Move, MoveError, Outcome, Position, Reason, Rules,
@@ -293,15 +296,10 @@ fn cases() -> Vec<Case> {
         let (position, counts) = line
             .split_once('|')
             .unwrap_or_else(|| panic!("line {}: `<position> | <counts>`", i + 1));
-        let counts: Vec<u64> = counts
-            .split_whitespace()
-            .map(|c| c.parse().expect("a count"))
-            .collect();
-        assert!(!counts.is_empty(), "line {}: no counts", i + 1);
         cases.push(Case {
             line: i + 1,
             position: position.trim().to_string(),
-            counts,
+            counts: perft_counts(counts, i + 1),
         });
     }
     cases

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{explain_difference, nine, variant};
+use common::{explain_difference, nine, perft_counts, variant};
 use morris_engine::{perft, Position, Rules};
 use morris_reference as reference;
 
@@ -46,16 +46,11 @@ fn cases() -> Vec<Case> {
             "noflying" => false,
             other => panic!("line {}: `{other}` is not flying/noflying", i + 1),
         };
-        let counts: Vec<u64> = fields[2]
-            .split_whitespace()
-            .map(|c| c.parse().expect("a count"))
-            .collect();
-        assert!(!counts.is_empty(), "line {}: no counts", i + 1);
         cases.push(Case {
             line: i + 1,
             rules: nine(stones, flying),
             position: fields[1].to_string(),
-            counts,
+            counts: perft_counts(fields[2], i + 1),
         });
     }
     cases

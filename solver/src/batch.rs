@@ -7,40 +7,63 @@
 
 use crate::value::evaluate;
 use crate::{Lookup, Probe};
+use core::ops::Range;
+use morris_db::plan::child_keys;
 use morris_db::{Fixed, Index, Key};
-use morris_engine::{for_each_move, Point, Position, Rules};
+use morris_engine::{for_each_move, Color, Point, Position, Rules};
 
-/// The keys a placement key's moves lead into, with their indexes where the children have them.
+/// The keys a placement key's moves lead into ([`child_keys`]), with their indexes where the
+/// children have them. Empty (every child through the full index) for verification, which must
+/// not share the shortcuts of the pass it checks.
 ///
 /// Most children are found by an index with one side fixed, several times cheaper than a full
 /// one: without capture the side that did not move is to move in every child of a position;
 /// with a capture the mover's stones are the same whichever stone it takes.
+#[derive(Default)]
 pub(crate) struct Targets<'a> {
     quiet: Option<(Key, &'a Index)>,
     capture: Option<(Key, &'a Index)>,
 }
 
 impl<'a> Targets<'a> {
-    pub(crate) fn new(key: Key, children: &'a dyn Lookup) -> Targets<'a> {
-        let with_index = |k: Option<Key>| k.and_then(|k| Some((k, children.index_of(k)?)));
-        let hand = key.us_hand.checked_sub(1);
+    pub(crate) fn new(rules: &Rules, key: Key, children: &'a dyn Lookup) -> Targets<'a> {
+        let keys = child_keys(rules, key);
+        let with_index = |k: Option<&Key>| k.and_then(|&k| Some((k, children.index_of(k)?)));
         Targets {
-            quiet: with_index(hand.map(|h| Key::new(key.them, key.us + 1, key.them_hand, h))),
-            capture: with_index(hand.and_then(|h| {
-                Some(Key::new(
-                    key.them.checked_sub(1)?,
-                    key.us + 1,
-                    key.them_hand,
-                    h,
-                ))
-            })),
+            quiet: with_index(keys.first()),
+            capture: with_index(keys.get(1)),
         }
     }
 }
 
+/// Evaluates every position of `range` of `index` (holes skipped) by the minimax rule over its
+/// children's stored values, in batches, and calls `f(slot, position, plies)` for each.
+pub(crate) fn evaluate_range(
+    rules: &Rules,
+    index: &Index,
+    range: Range<u64>,
+    children: &dyn Lookup,
+    targets: &Targets,
+    mut f: impl FnMut(u64, &Position, Option<u32>),
+) {
+    let key = index.key();
+    let mut batch = Batch::default();
+    index.for_each_in(range, |i, us, them| {
+        if index.is_hole(i) {
+            return;
+        }
+        let pos = Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
+        batch.push(i, pos, rules, children, targets);
+        if batch.is_full() {
+            batch.evaluate(rules, children, &mut f);
+        }
+    });
+    batch.evaluate(rules, children, &mut f);
+}
+
 /// Positions whose children have been probed but not yet read.
 #[derive(Default)]
-pub(crate) struct Batch {
+struct Batch {
     /// Per position: its slot, the position, and where its probes end.
     positions: Vec<(u64, Position, usize)>,
     probes: Vec<Probe>,
@@ -52,26 +75,19 @@ impl Batch {
     /// lines are still in the cache when read.
     const POSITIONS: usize = 16;
 
-    pub(crate) fn is_full(&self) -> bool {
+    fn is_full(&self) -> bool {
         self.positions.len() == Self::POSITIONS
     }
 
-    /// Probes the children of a position. With `targets` (a placement key's), children are
-    /// indexed with one side fixed; without, each by the full index, as verification wants
-    /// (it must not share the shortcuts of the pass it checks).
-    pub(crate) fn push(
+    /// Probes the children of a position, through `targets` where it has their key.
+    fn push(
         &mut self,
         slot: u64,
         pos: Position,
         rules: &Rules,
         children: &dyn Lookup,
-        targets: Option<&Targets>,
+        targets: &Targets,
     ) {
-        let none = Targets {
-            quiet: None,
-            capture: None,
-        };
-        let targets = targets.unwrap_or(&none);
         let quiet = targets
             .quiet
             .map(|(k, index)| (k, index.with_us(pos.them())));
@@ -100,7 +116,7 @@ impl Batch {
 
     /// Reads the probes and calls `f(slot, position, plies)` for every position, by the
     /// minimax rule (`None` for a draw); empties the batch.
-    pub(crate) fn evaluate(
+    fn evaluate(
         &mut self,
         rules: &Rules,
         children: &dyn Lookup,

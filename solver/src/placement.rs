@@ -6,15 +6,15 @@
 //! levels are needed. Which keys exist and what they read is the plan's business
 //! ([`morris_db::plan::placement_keys`]).
 
-use crate::batch::{Batch, Targets};
+use crate::batch::{evaluate_range, Targets};
 use crate::progress::Progress;
 use crate::Lookup;
 use morris_db::{Index, Key};
-use morris_engine::{Color, Position, Rules};
+use morris_engine::Rules;
 use rayon::prelude::*;
 
 /// Solves one placement key from its (solved) children; returns a code per slot (0 = draw or
-/// hole, else plies + 1). Children are read in batches ([`Batch`]).
+/// hole, else plies + 1). Children are read in batches ([`evaluate_range`]).
 pub fn solve_key(
     rules: &Rules,
     key: Key,
@@ -25,32 +25,24 @@ pub fn solve_key(
     let index = Index::new(rules.board(), key);
     let n = index.size();
     progress.start("placement", n);
-    let targets = Targets::new(key, children);
+    let targets = Targets::new(rules, key, children);
     let chunks: Vec<Vec<u16>> = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let range = c * CHUNK..((c + 1) * CHUNK).min(n);
             let mut out = vec![0u16; (range.end - range.start) as usize];
-            let mut batch = Batch::default();
-            let mut flush = |batch: &mut Batch| {
-                batch.evaluate(rules, children, |i, _, plies| {
+            evaluate_range(
+                rules,
+                &index,
+                range.clone(),
+                children,
+                &targets,
+                |i, _, plies| {
                     if let Some(p) = plies {
                         out[(i - range.start) as usize] = p as u16 + 1;
                     }
-                })
-            };
-            index.for_each_in(range.clone(), |i, us, them| {
-                if index.is_hole(i) {
-                    return;
-                }
-                let pos =
-                    Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
-                batch.push(i, pos, rules, children, Some(&targets));
-                if batch.is_full() {
-                    flush(&mut batch);
-                }
-            });
-            flush(&mut batch);
+                },
+            );
             progress.advance(range.end - range.start);
             out
         })

@@ -39,21 +39,22 @@ impl Store {
     /// Opens the table of `key` unless it is open already; every header field
     /// and, with `checks.checksum`, the payload are checked.
     pub fn open(&mut self, key: Key, checks: Checks) -> Result<(), DbError> {
-        let slot = key_slot(key);
-        if self.tables[slot].is_none() {
-            let table = Table::open_with(self.path(key), self.rules, key, checks)?;
-            self.tables[slot] = Some((Index::new(self.rules.board(), key), table));
-        }
-        Ok(())
+        self.open_as(key, checks, false)
     }
 
     /// Opens the table of `key` as [`open`](Store::open) does, and copies it into memory
     /// (huge pages): for solving, which reads the tables it depends on at random.
     pub fn open_resident(&mut self, key: Key, checks: Checks) -> Result<(), DbError> {
+        self.open_as(key, checks, true)
+    }
+
+    fn open_as(&mut self, key: Key, checks: Checks, resident: bool) -> Result<(), DbError> {
         let slot = key_slot(key);
         if self.tables[slot].is_none() {
-            let table =
-                Table::open_with(self.path(key), self.rules, key, checks)?.into_resident()?;
+            let mut table = Table::open_with(self.path(key), self.rules, key, checks)?;
+            if resident {
+                table = table.into_resident()?;
+            }
             self.tables[slot] = Some((Index::new(self.rules.board(), key), table));
         }
         Ok(())

@@ -8,11 +8,11 @@
 //! exact distances is the game's solution (wins and losses are well founded on the "no move"
 //! losses, so no other labelling passes), hence a clean run proves the databases right.
 
-use crate::batch::Batch;
+use crate::batch::{evaluate_range, Targets};
 use crate::progress::Progress;
 use crate::Lookup;
 use morris_db::{Index, Key};
-use morris_engine::{Bitboard, Color, Position, Rules};
+use morris_engine::{Bitboard, Rules};
 use rayon::prelude::*;
 use std::sync::Mutex;
 
@@ -54,9 +54,14 @@ pub fn verify_key(
         .map(|c| {
             let range = c * CHUNK..((c + 1) * CHUNK).min(n);
             let (mut checked, mut bad) = (0u64, 0u64);
-            let mut batch = Batch::default();
-            let mut check = |batch: &mut Batch| {
-                batch.evaluate(rules, lookup, |i, pos, recomputed| {
+            let full_index = Targets::default();
+            evaluate_range(
+                rules,
+                &index,
+                range.clone(),
+                lookup,
+                &full_index,
+                |i, pos, recomputed| {
                     checked += 1;
                     let stored = lookup.plies(pos);
                     if stored != recomputed {
@@ -73,20 +78,8 @@ pub fn verify_key(
                             });
                         }
                     }
-                })
-            };
-            index.for_each_in(range.clone(), |i, us, them| {
-                if index.is_hole(i) {
-                    return;
-                }
-                let pos =
-                    Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
-                batch.push(i, pos, rules, lookup, None);
-                if batch.is_full() {
-                    check(&mut batch);
-                }
-            });
-            check(&mut batch);
+                },
+            );
             progress.advance(range.end - range.start);
             (checked, bad)
         })

@@ -6,6 +6,17 @@
 use morris_engine::{legal_moves, perft, Game, Position, Rules};
 use morris_reference as reference;
 
+/// The counts field of a perft data-file line (`line`, 1-based, for messages): perft(1),
+/// perft(2), ... separated by whitespace, at least one.
+pub fn perft_counts(field: &str, line: usize) -> Vec<u64> {
+    let counts: Vec<u64> = field
+        .split_whitespace()
+        .map(|c| c.parse().expect("a count"))
+        .collect();
+    assert!(!counts.is_empty(), "line {line}: no counts");
+    counts
+}
+
 /// Nine Men's Morris rules with a given number of stones and flying on or off.
 pub fn nine(stones: u8, flying: bool) -> Rules {
     Rules {
