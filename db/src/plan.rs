@@ -6,6 +6,7 @@
 //! plan costs nothing to print, even for keys nobody has solved yet.
 
 use core::fmt::Write as _;
+use std::collections::BTreeSet;
 
 use morris_engine::Rules;
 
@@ -157,51 +158,28 @@ pub fn plan(rules: &Rules, max_stones: u8) -> Vec<PlanRow> {
 /// stay within `max_stones` a side: the consistent subset that the moving-phase keys up to
 /// `max_stones` a side can support.
 ///
-/// A side that has placed `p` stones can have formed at most `p - 2` mills (a mill needs three
-/// of its stones and each placement forms at most one capture), so it has captured at most that
-/// many; none where placements never capture (a line wins, or Dara refuses it). Sides below
-/// the minimum of stones have lost and need no key.
+/// The keys are those [`child_keys`] reaches from the start: a search over stone counts alone,
+/// so it keeps every key a game can reach (the board only forbids more), and drops keys that
+/// a bound on each side's captures alone would keep. In Nine Men's Morris that bound kept 36
+/// keys no game reaches, such as 2-2-1-1: both sides would have placed three stones and
+/// captured once, but a capture needs a third stone on the board, and the first side to make
+/// one leaves the other with too few to reply in kind.
 pub fn placement_keys(rules: &Rules, max_stones: u8) -> Vec<Key> {
     let s = rules.stones;
-    let points = rules.board().len() as u32;
-    let min = rules.min_stones();
-    let mut keys = Vec::new();
-    // Fewest stones in hand first: those keys are the children of the others.
-    for in_hand_total in 1..=2 * s as u32 {
-        for placed_w in 0..=s {
-            for placed_b in [placed_w, placed_w.wrapping_sub(1)] {
-                if placed_b > s || (2 * s - placed_w - placed_b) as u32 != in_hand_total {
-                    continue;
-                }
-                let (hand_w, hand_b) = (s - placed_w, s - placed_b);
-                let white_to_move = placed_w == placed_b;
-                let captures = |placed: u8| {
-                    if rules.placement_captures() {
-                        placed.saturating_sub(2)
-                    } else {
-                        0
-                    }
-                };
-                for lost_w in 0..=captures(placed_b).min(placed_w) {
-                    for lost_b in 0..=captures(placed_w).min(placed_b) {
-                        let (w, b) = (placed_w - lost_w, placed_b - lost_b);
-                        if (w + hand_w) as u32 >= min.max(1)
-                            && (b + hand_b) as u32 >= min.max(1)
-                            && (w + b) as u32 <= points
-                            && w + hand_w <= max_stones
-                            && b + hand_b <= max_stones
-                        {
-                            keys.push(if white_to_move {
-                                Key::new(w, b, hand_w, hand_b)
-                            } else {
-                                Key::new(b, w, hand_b, hand_w)
-                            });
-                        }
-                    }
-                }
-            }
+    let mut reached = BTreeSet::new();
+    let mut todo = vec![Key::new(0, 0, s, s)];
+    while let Some(key) = todo.pop() {
+        if key.is_moving_phase() || !reached.insert(key) {
+            continue;
         }
+        todo.extend(child_keys(rules, key));
     }
+    let mut keys: Vec<Key> = reached
+        .into_iter()
+        .filter(|k| k.us + k.us_hand <= max_stones && k.them + k.them_hand <= max_stones)
+        .collect();
+    // Fewest stones in hand first: those keys are the children of the others.
+    keys.sort_by_key(|k| (k.us_hand + k.them_hand, *k));
     keys
 }
 

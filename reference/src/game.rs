@@ -6,10 +6,11 @@
 //! positions form an acyclic graph and the recursion ends after at most one ply per stone;
 //! each one is solved once and remembered, one entry per arrangement of the stones (no
 //! symmetry). Once both hands are empty the moving phase begins, and its values are read from
-//! a [`MovingSolution`] of the same rules.
+//! a [`MovingSolution`] of the same rules. In tic-tac-toe stones never move, and the board
+//! fills before the hands empty: every position is a placement position.
 
-use crate::board::POINTS;
-use crate::movegen::{legal_moves, play, too_few_stones};
+use crate::board::MAX_POINTS;
+use crate::movegen::{legal_moves, play, result, too_few_stones};
 use crate::position::{Color, Position, Variant};
 use crate::solve::{LayerShape, MovingSolution, Value};
 use std::collections::BTreeMap;
@@ -18,7 +19,8 @@ use std::collections::BTreeMap;
 /// stones a side.
 pub struct GameSolution {
     variant: Variant,
-    moving: MovingSolution,
+    /// None where stones never move.
+    moving: Option<MovingSolution>,
     /// The placement positions (a stone in hand), reached or not, one table per [`Group`].
     tables: BTreeMap<Group, Table>,
 }
@@ -41,11 +43,20 @@ struct Table {
 
 impl GameSolution {
     /// Solves the game of `variant` from its start. The moving phase is solved for every
-    /// position up to `variant.stones` a side, so only 3 or 4 stones are practical.
+    /// position up to `variant.stones` a side, so on the 24-point boards only 3 or 4 stones
+    /// are practical.
     pub fn solve(variant: Variant) -> GameSolution {
+        let moving = variant.stones_move().then(|| {
+            let most = if variant.line_wins() {
+                3
+            } else {
+                variant.stones
+            };
+            MovingSolution::solve_variant(variant, most)
+        });
         let mut sol = GameSolution {
             variant,
-            moving: MovingSolution::solve(variant.stones, variant.flying),
+            moving,
             tables: BTreeMap::new(),
         };
         sol.solve_from(&Position::start(&variant));
@@ -56,9 +67,10 @@ impl GameSolution {
         self.variant
     }
 
-    /// The moving phase: every position with 3..=`variant.stones` stones a side.
-    pub fn moving(&self) -> &MovingSolution {
-        &self.moving
+    /// The moving phase: every position with 3..=`variant.stones` stones a side (exactly 3
+    /// where a line wins); `None` where stones never move.
+    pub fn moving(&self) -> Option<&MovingSolution> {
+        self.moving.as_ref()
     }
 
     /// The minimax value of the placement position `pos` and of everything reachable from it,
@@ -66,6 +78,10 @@ impl GameSolution {
     fn solve_from(&mut self, pos: &Position) -> (Value, u32) {
         if let Some(known) = self.get(pos) {
             return known;
+        }
+        if let Some(value) = result(pos, &self.variant) {
+            self.store(pos, (value, 0));
+            return (value, 0);
         }
         let children: Vec<Position> = legal_moves(pos, &self.variant)
             .iter()
@@ -82,14 +98,19 @@ impl GameSolution {
             children.iter().map(|c| self.solve_from(c)).collect()
         };
         let value = minimax(&values);
+        self.store(pos, value);
+        value
+    }
+
+    fn store(&mut self, pos: &Position, value: (Value, u32)) {
         let (group, us, them) = locate(pos);
+        let points = self.variant.board().points();
         let table = self.tables.entry(group).or_insert_with(|| {
-            let shape = LayerShape::new(group.3, group.2);
+            let shape = LayerShape::new(points, group.3, group.2);
             let entries = vec![0; shape.len()];
             Table { shape, entries }
         });
         table.entries[table.shape.index(them, us)] = encode(value);
-        value
     }
 
     /// The values of moving-phase positions; a side left with fewer than 3 stones has lost.
@@ -99,12 +120,13 @@ impl GameSolution {
             .iter()
             .map(|p| (p.mask_of(p.to_move), p.mask_of(p.to_move.other())))
             .collect();
-        let values = self.moving.get_many(&sides);
+        let moving = self.moving.as_ref().expect("stones move");
+        let values = moving.get_many(&sides);
         positions
             .iter()
             .zip(values)
             .map(|(p, v)| {
-                if too_few_stones(p) {
+                if too_few_stones(p, &self.variant) {
                     Some((Value::Loss, 0))
                 } else {
                     v
@@ -128,9 +150,10 @@ impl GameSolution {
     /// Every placement position (a stone in hand) reachable from the start, start included,
     /// with its value and distance, in a fixed order.
     pub fn placement(&self) -> impl Iterator<Item = (Position, Value, u32)> + '_ {
+        let board = self.variant.board();
         self.tables
             .iter()
-            .flat_map(|(&(to_move, hand, ..), table)| {
+            .flat_map(move |(&(to_move, hand, ..), table)| {
                 table
                     .entries
                     .iter()
@@ -139,11 +162,12 @@ impl GameSolution {
                         let (value, dist) = decode(entry)?;
                         let (them, us) = table.shape.position(i);
                         let mut pos = Position {
-                            cells: [None; POINTS],
+                            board,
+                            cells: [None; MAX_POINTS],
                             hand,
                             to_move,
                         };
-                        for p in 0..POINTS {
+                        for p in 0..board.points() {
                             if us >> p & 1 != 0 {
                                 pos.cells[p] = Some(to_move);
                             } else if them >> p & 1 != 0 {

@@ -1,8 +1,10 @@
-//! `morris-reference`: a deliberately naive, independent implementation of Nine Men's Morris,
-//! used only by tests to check the engine and the solver.
+//! `morris-reference`: a deliberately naive, independent implementation of Nine Men's Morris
+//! and of the family of RULES.md (Twelve, Six, Lasker, Three Men's Morris, tic-tac-toe; the
+//! grid game has its own naive generator in the engine's tests), used only by tests to check
+//! the engine and the solver.
 //!
-//! It shares no code with `morris-engine`: the board is written out by hand ([`board`]),
-//! positions are arrays of 24 cells ([`position`]), and moves are generated the obvious way
+//! It shares no code with `morris-engine`: the boards are written out by hand ([`board`]),
+//! positions are arrays of cells ([`position`]), and moves are generated the obvious way
 //! ([`movegen`]). [`perft`] counts game-tree leaves; [`solve`] solves the moving phase with
 //! few stones by plain retrograde analysis; [`game`] adds the placement phase by minimax over
 //! every position reachable from the start.
@@ -14,8 +16,9 @@ pub mod perft;
 pub mod position;
 pub mod solve;
 
+pub use board::Board;
 pub use game::GameSolution;
 pub use movegen::{legal_move_strings, legal_moves, play, Move};
 pub use perft::perft;
-pub use position::{Color, Position, Variant};
+pub use position::{Color, Game, Position, Variant};
 pub use solve::{MovingSolution, Value};

@@ -1,13 +1,15 @@
 //! Moves: generation, notation and playing, done the plain way on the cell array.
 
-use crate::board::{self, geometry, POINTS};
+use crate::board::Board;
 use crate::position::{Color, Position, Variant};
+use crate::solve::Value;
 use std::fmt;
 
 /// A placement (`from` is `None`) or a slide/fly, with the enemy stone it removes if it closes
 /// a mill.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
+    pub board: Board,
     pub from: Option<usize>,
     pub to: usize,
     pub capture: Option<usize>,
@@ -17,32 +19,73 @@ pub struct Move {
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(from) = self.from {
-            write!(f, "{}-", board::name(from))?;
+            write!(f, "{}-", self.board.name(from))?;
         }
-        write!(f, "{}", board::name(self.to))?;
+        write!(f, "{}", self.board.name(self.to))?;
         if let Some(c) = self.capture {
-            write!(f, "x{}", board::name(c))?;
+            write!(f, "x{}", self.board.name(c))?;
         }
         Ok(())
     }
 }
 
-/// True when the stone of `color` on `p` is part of a complete mill of `color`.
-pub fn in_mill(cells: &[Option<Color>; POINTS], p: usize, color: Color) -> bool {
-    cells[p] == Some(color)
-        && geometry().mills_through[p]
+/// True when the stone of `color` on `p` is part of a complete line of `color`.
+pub fn in_line(pos: &Position, p: usize, color: Color) -> bool {
+    pos.cells[p] == Some(color)
+        && pos.board.geometry().lines_through[p]
             .iter()
-            .any(|m| m.iter().all(|&q| cells[q] == Some(color)))
+            .any(|m| m.iter().all(|&q| pos.cells[q] == Some(color)))
 }
 
-/// True when the side to move has lost already: fewer than 3 stones on board and in hand.
-pub fn too_few_stones(pos: &Position) -> bool {
+/// True when `color` has a complete line anywhere.
+pub fn has_line(pos: &Position, color: Color) -> bool {
+    (0..pos.board.points()).any(|p| in_line(pos, p, color))
+}
+
+/// True when the side to move has lost already in a mill game: fewer than 3 stones on board
+/// and in hand.
+pub fn too_few_stones(pos: &Position, variant: &Variant) -> bool {
     let me = pos.to_move;
-    pos.on_board(me) + (pos.in_hand(me) as usize) < 3
+    !variant.line_wins() && pos.on_board(me) + (pos.in_hand(me) as usize) < 3
 }
 
-/// True when the side to move has no legal move or too few stones: the game is over and the
-/// side to move has lost.
+/// The value for the side to move when the game is over before it plays, without looking at
+/// its moves: too few stones; or, where a line wins, a line on the board. A line of the side
+/// that just moved is what ended the game; the side to move can only have one alone in a
+/// position no game reaches, and it is then counted a win for it, as if it had just made it.
+pub fn decided(pos: &Position, variant: &Variant) -> Option<Value> {
+    if too_few_stones(pos, variant) {
+        return Some(Value::Loss);
+    }
+    if variant.line_wins() {
+        if has_line(pos, pos.to_move.other()) {
+            return Some(Value::Loss);
+        }
+        if has_line(pos, pos.to_move) {
+            return Some(Value::Win);
+        }
+    }
+    None
+}
+
+/// The value for the side to move when the game is over here, else `None`: [`decided`], or
+/// no legal move, which loses except on a full tic-tac-toe board, a draw.
+pub fn result(pos: &Position, variant: &Variant) -> Option<Value> {
+    if let Some(v) = decided(pos, variant) {
+        return Some(v);
+    }
+    if legal_moves(pos, variant).is_empty() {
+        return Some(if variant.stones_move() {
+            Value::Loss
+        } else {
+            Value::Draw
+        });
+    }
+    None
+}
+
+/// True when the game is over: no legal move, a side below 3 stones, or a line where a line
+/// wins.
 pub fn game_over(pos: &Position, variant: &Variant) -> bool {
     legal_moves(pos, variant).is_empty()
 }
@@ -54,7 +97,7 @@ fn removable(pos: &Position) -> Vec<usize> {
     let free: Vec<usize> = all
         .iter()
         .copied()
-        .filter(|&p| !in_mill(&pos.cells, p, enemy))
+        .filter(|&p| !in_line(pos, p, enemy))
         .collect();
     if free.is_empty() {
         all
@@ -66,24 +109,29 @@ fn removable(pos: &Position) -> Vec<usize> {
 /// Every legal move of the side to move; empty when the game is over.
 pub fn legal_moves(pos: &Position, variant: &Variant) -> Vec<Move> {
     let mut moves = Vec::new();
-    if too_few_stones(pos) {
+    if decided(pos, variant).is_some() {
         return moves;
     }
     let me = pos.to_move;
-    let empty: Vec<usize> = (0..POINTS).filter(|&p| pos.cells[p].is_none()).collect();
+    let board = pos.board;
+    let empty: Vec<usize> = (0..board.points())
+        .filter(|&p| pos.cells[p].is_none())
+        .collect();
     let removable = removable(pos);
 
     // Adds the move from `from` (None: from hand) to `to`, once per capture choice if it
-    // closes a mill and there is an enemy stone on the board.
+    // closes a mill and there is an enemy stone on the board. Where a line wins, it captures
+    // nothing: the game ends.
     let mut add = |from: Option<usize>, to: usize| {
-        let mut after = pos.cells;
+        let mut after = pos.clone();
         if let Some(f) = from {
-            after[f] = None;
+            after.cells[f] = None;
         }
-        after[to] = Some(me);
-        if in_mill(&after, to, me) && !removable.is_empty() {
+        after.cells[to] = Some(me);
+        if !variant.line_wins() && in_line(&after, to, me) && !removable.is_empty() {
             for &c in &removable {
                 moves.push(Move {
+                    board,
                     from,
                     to,
                     capture: Some(c),
@@ -91,6 +139,7 @@ pub fn legal_moves(pos: &Position, variant: &Variant) -> Vec<Move> {
             }
         } else {
             moves.push(Move {
+                board,
                 from,
                 to,
                 capture: None,
@@ -98,15 +147,18 @@ pub fn legal_moves(pos: &Position, variant: &Variant) -> Vec<Move> {
         }
     };
 
-    if pos.in_hand(me) > 0 {
+    let in_hand = pos.in_hand(me) > 0;
+    if in_hand {
         for &to in &empty {
             add(None, to);
         }
-    } else {
-        let flying = variant.flying && pos.on_board(me) == 3;
+    }
+    if variant.stones_move() && (!in_hand || variant.place_or_move()) {
+        let flying = variant.flying && !in_hand && pos.on_board(me) == 3;
+        let neighbours = &board.geometry().neighbours;
         for from in pos.points_of(me) {
             for &to in &empty {
-                if flying || geometry().neighbours[from].contains(&to) {
+                if flying || neighbours[from].contains(&to) {
                     add(Some(from), to);
                 }
             }

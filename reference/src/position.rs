@@ -1,6 +1,7 @@
-//! A position as a plain array of 24 cells, with its text form (RULES.md section 4).
+//! A position as a plain array of cells, with its text form (RULES.md section 4), and the
+//! games and rule options the reference knows.
 
-use crate::board::{self, POINTS};
+use crate::board::{Board, MAX_POINTS};
 use std::fmt;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -26,9 +27,58 @@ impl Color {
     }
 }
 
-/// The rule options the reference supports: stones per player and flying.
+/// The games of RULES.md the reference plays (all but the grid game, which has its own naive
+/// generator in the engine's tests).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Game {
+    Nine,
+    Twelve,
+    Six,
+    Lasker,
+    Three,
+    TicTacToe,
+}
+
+impl Game {
+    pub const ALL: [Game; 6] = [
+        Game::Nine,
+        Game::Twelve,
+        Game::Six,
+        Game::Lasker,
+        Game::Three,
+        Game::TicTacToe,
+    ];
+
+    pub fn board(self) -> Board {
+        match self {
+            Game::Nine | Game::Lasker => Board::Nine,
+            Game::Twelve => Board::Twelve,
+            Game::Six => Board::Six,
+            Game::Three | Game::TicTacToe => Board::Three,
+        }
+    }
+
+    /// The name on the command line (and in the perft data files).
+    pub fn name(self) -> &'static str {
+        match self {
+            Game::Nine => "nine",
+            Game::Twelve => "twelve",
+            Game::Six => "six",
+            Game::Lasker => "lasker",
+            Game::Three => "three",
+            Game::TicTacToe => "tictactoe",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Game> {
+        Game::ALL.into_iter().find(|g| g.name() == name)
+    }
+}
+
+/// A game with its rule options: stones per player and flying.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Variant {
+    pub game: Game,
     /// Stones each player has at the start (9 in Nine Men's Morris).
     pub stones: u8,
     /// A player with exactly 3 stones on the board and none in hand may move anywhere.
@@ -38,12 +88,56 @@ pub struct Variant {
 impl Variant {
     /// Nine Men's Morris with flying.
     pub const STANDARD: Variant = Variant {
+        game: Game::Nine,
         stones: 9,
         flying: true,
     };
 
+    /// Nine Men's Morris with `stones` a side.
     pub fn new(stones: u8, flying: bool) -> Variant {
-        Variant { stones, flying }
+        Variant {
+            game: Game::Nine,
+            stones,
+            flying,
+        }
+    }
+
+    /// The rules of RULES.md for `game`: Nine 9 stones, Twelve 12, Lasker 10, all three with
+    /// flying; Six 6 stones without flying; Three 3; tic-tac-toe 5 for the first player (the
+    /// second places 4 before the board is full).
+    pub fn standard(game: Game) -> Variant {
+        let (stones, flying) = match game {
+            Game::Nine => (9, true),
+            Game::Twelve => (12, true),
+            Game::Six => (6, false),
+            Game::Lasker => (10, true),
+            Game::Three => (3, false),
+            Game::TicTacToe => (5, false),
+        };
+        Variant {
+            game,
+            stones,
+            flying,
+        }
+    }
+
+    pub fn board(&self) -> Board {
+        self.game.board()
+    }
+
+    /// Completing a line wins at once instead of removing a stone (Three, tic-tac-toe).
+    pub fn line_wins(&self) -> bool {
+        matches!(self.game, Game::Three | Game::TicTacToe)
+    }
+
+    /// Stones move once placed (not in tic-tac-toe).
+    pub fn stones_move(&self) -> bool {
+        self.game != Game::TicTacToe
+    }
+
+    /// A player with stones in hand may move a stone instead of placing one (Lasker).
+    pub fn place_or_move(&self) -> bool {
+        self.game == Game::Lasker
     }
 }
 
@@ -55,8 +149,11 @@ impl Default for Variant {
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    /// The stone on each point, by point number (see [`board::NAMES`]).
-    pub cells: [Option<Color>; POINTS],
+    /// The board, so that the position can print itself.
+    pub board: Board,
+    /// The stone on each point, by point number (see [`Board::names`]); points past the
+    /// board's last are always empty.
+    pub cells: [Option<Color>; MAX_POINTS],
     /// Stones in hand: `hand[0]` White's, `hand[1]` Black's.
     pub hand: [u8; 2],
     pub to_move: Color,
@@ -66,7 +163,8 @@ impl Position {
     /// The empty board with every stone in hand, White to move.
     pub fn start(variant: &Variant) -> Position {
         Position {
-            cells: [None; POINTS],
+            board: variant.board(),
+            cells: [None; MAX_POINTS],
             hand: [variant.stones, variant.stones],
             to_move: Color::White,
         }
@@ -83,7 +181,7 @@ impl Position {
 
     /// The points holding a stone of `color`, in point order.
     pub fn points_of(&self, color: Color) -> Vec<usize> {
-        (0..POINTS)
+        (0..self.board.points())
             .filter(|&p| self.cells[p] == Some(color))
             .collect()
     }
@@ -92,7 +190,7 @@ impl Position {
     pub fn mask_of(&self, color: Color) -> u32 {
         // Without the list of points: the whole-game solver takes the masks of every position
         // it reaches and of all their children.
-        (0..POINTS)
+        (0..self.board.points())
             .filter(|&p| self.cells[p] == Some(color))
             .fold(0, |acc, p| acc | (1 << p))
     }
@@ -107,8 +205,10 @@ impl Position {
         if fields.len() != 3 && fields.len() != 5 {
             return Err(format!("expected 3 or 5 fields, found {}", fields.len()));
         }
+        let board = variant.board();
         let mut pos = Position {
-            cells: [None; POINTS],
+            board,
+            cells: [None; MAX_POINTS],
             hand: [0, 0],
             to_move: Color::White,
         };
@@ -123,7 +223,9 @@ impl Position {
                 continue;
             }
             for name in list.split(',') {
-                let p = board::point(name).ok_or_else(|| format!("unknown point `{name}`"))?;
+                let p = board
+                    .point(name)
+                    .ok_or_else(|| format!("unknown point `{name}`"))?;
                 match pos.cells[p] {
                     None => pos.cells[p] = Some(color),
                     Some(c) if c == color => return Err(format!("point {name} listed twice")),
@@ -158,7 +260,7 @@ impl fmt::Display for Position {
         let list = |color| {
             self.points_of(color)
                 .into_iter()
-                .map(board::name)
+                .map(|p| self.board.name(p))
                 .collect::<Vec<_>>()
                 .join(",")
         };

@@ -1,4 +1,5 @@
-//! A naive solver of the moving phase (no stones in hand) with few stones a side.
+//! A naive solver of the moving phase (no stones in hand) with few stones a side, for every
+//! board of [`crate::board`]: the mill games, and Three Men's Morris, where a line wins.
 //!
 //! Every position with 3..=N stones a side and the side to move known is stored: no symmetry
 //! reduction, no colour reduction, one slot per position. The value and the exact distance
@@ -18,21 +19,26 @@
 //!   draw or a loss) makes a loss at one more than the largest successor distance.
 //! * What is never resolved is a draw.
 //!
+//! Where a line wins (Three Men's Morris) there is no capture and one group, 3 against 3: a
+//! move that completes a line is treated as a capture is, looked at directly (it wins in 1)
+//! rather than passed on backwards, and a position with a line on the board has no moves.
+//!
 //! Distances: a position with no legal move is lost in 0; a capture that leaves the opponent
 //! with 2 stones wins in 1; the winner takes the shortest win, the loser the longest loss, and
 //! distances run on through captures into smaller positions.
 //!
 //! Positions are stored as two bit masks seen from the side to move: `us` (to move) and `them`,
-//! bit i for the i-th point of [`crate::board::NAMES`] (a1, d1, g1, b2, ... g7), the same
-//! numbering as the engine's.
+//! bit i for the i-th point of [`crate::board::Board::names`] (on the Nine board a1, d1, g1,
+//! b2, ... g7), the same numbering as the engine's.
 //!
-//! Index of a position in its layer: `rank(them) * C(24 - |them|, |us|) + rank(us')`, where
+//! Index of a position in its layer: `rank(them) * C(n - |them|, |us|) + rank(us')` on a
+//! board of n points, where
 //! rank is the colex rank of a set among the subsets of its size and `us'` is `us` with its
 //! points renumbered among the points `them` leaves free. The side not to move comes first so
 //! that the predecessors of a position (which all keep its `us` as their `them`) lie in one
 //! small block of memory.
 
-use crate::board::{geometry, name, point, POINTS};
+use crate::board::{Board, Geometry, MAX_POINTS};
 use crate::position::{Color, Position, Variant};
 use std::fmt;
 
@@ -54,8 +60,6 @@ impl fmt::Display for Value {
     }
 }
 
-const ALL: u32 = (1 << POINTS) - 1;
-
 // Stored value codes.
 const UNKNOWN: u8 = 0;
 const WIN: u8 = 1;
@@ -63,10 +67,10 @@ const LOSS: u8 = 2;
 const DRAW: u8 = 3;
 
 /// Pascal's triangle up to 24: `BINOM[n][k]` = C(n, k).
-const BINOM: [[usize; POINTS + 1]; POINTS + 1] = {
-    let mut t = [[0usize; POINTS + 1]; POINTS + 1];
+const BINOM: [[usize; MAX_POINTS + 1]; MAX_POINTS + 1] = {
+    let mut t = [[0usize; MAX_POINTS + 1]; MAX_POINTS + 1];
     let mut n = 0;
-    while n <= POINTS {
+    while n <= MAX_POINTS {
         t[n][0] = 1;
         let mut k = 1;
         while k <= n {
@@ -127,7 +131,7 @@ fn squeeze(us: u32, them: u32) -> u32 {
 fn unsqueeze(squeezed: u32, them: u32) -> u32 {
     let mut out = 0;
     let mut i = 0;
-    for p in 0..POINTS {
+    for p in 0..MAX_POINTS {
         if them & (1 << p) != 0 {
             continue;
         }
@@ -139,29 +143,48 @@ fn unsqueeze(squeezed: u32, them: u32) -> u32 {
     out
 }
 
-/// True when `stones` holds a complete mill through point `p`.
-fn closes_mill(stones: u32, p: usize) -> bool {
-    geometry().mill_masks_through[p]
-        .iter()
-        .any(|&m| m & !stones == 0) // no point of the mill is missing from `stones`
+/// True when `stones` holds a complete line through point `p`.
+fn closes_line(g: &Geometry, stones: u32, p: usize) -> bool {
+    g.line_masks_through[p].iter().any(|&m| m & !stones == 0) // no point of the line is missing from `stones`
 }
 
-/// The stones of `stones` that stand in a complete mill of `stones`.
-fn in_mills(stones: u32) -> u32 {
-    geometry()
-        .mill_masks
+/// The stones of `stones` that stand in a complete line of `stones`.
+fn in_lines(g: &Geometry, stones: u32) -> u32 {
+    g.line_masks
         .iter()
         .filter(|&&m| stones & m == m)
         .fold(0, |acc, &m| acc | m)
 }
 
+/// Where a line wins, the value of (`us` to move, `them`) when a line stands on the board:
+/// lost when `them` made it, won in the position no game reaches where only `us` has one
+/// (the convention of [`crate::movegen::decided`]).
+fn line_decided(variant: &Variant, us: u32, them: u32) -> Option<Value> {
+    if !variant.line_wins() {
+        return None;
+    }
+    let g = variant.board().geometry();
+    if in_lines(g, them) != 0 {
+        Some(Value::Loss)
+    } else if in_lines(g, us) != 0 {
+        Some(Value::Win)
+    } else {
+        None
+    }
+}
+
 /// Every move of the side to move (`us`, no stones in hand): calls `f(next_us, next_them,
-/// captured)` with the next position seen from the next side to move (the old `them`).
-pub fn successors(us: u32, them: u32, flying: bool, mut f: impl FnMut(u32, u32, bool)) {
-    let g = geometry();
-    let empty = ALL & !us & !them;
-    let fly = flying && us.count_ones() == 3;
-    let free = them & !in_mills(them);
+/// decisive)` with the next position seen from the next side to move (the old `them`).
+/// `decisive`: the move closes a line, so it captures, or where a line wins it ends the game.
+/// A position where a line has won already has no moves.
+pub fn successors(variant: &Variant, us: u32, them: u32, mut f: impl FnMut(u32, u32, bool)) {
+    if line_decided(variant, us, them).is_some() {
+        return;
+    }
+    let g = variant.board().geometry();
+    let empty = variant.board().all() & !us & !them;
+    let fly = variant.flying && us.count_ones() == 3;
+    let free = them & !in_lines(g, them);
     let removable = if free == 0 { them } else { free };
     for from in bits(us) {
         let targets = if fly {
@@ -171,7 +194,9 @@ pub fn successors(us: u32, them: u32, flying: bool, mut f: impl FnMut(u32, u32, 
         };
         for to in bits(targets) {
             let moved = (us & !(1 << from)) | (1 << to);
-            if closes_mill(moved, to) && removable != 0 {
+            if variant.line_wins() && closes_line(g, moved, to) {
+                f(them, moved, true);
+            } else if closes_line(g, moved, to) && removable != 0 {
                 for c in bits(removable) {
                     f(them & !(1 << c), moved, true);
                 }
@@ -184,13 +209,18 @@ pub fn successors(us: u32, them: u32, flying: bool, mut f: impl FnMut(u32, u32, 
 
 /// The positions from which a quiet move (one that closes no mill) leads to (`us` to move,
 /// `them`): calls `f(prev_us, prev_them)`, seen from the side to move there (the owner of
-/// `them`, which just moved).
-pub fn quiet_predecessors(us: u32, them: u32, flying: bool, mut f: impl FnMut(u32, u32)) {
-    let g = geometry();
-    let empty = ALL & !us & !them;
-    let fly = flying && them.count_ones() == 3;
+/// `them`, which just moved). Where a line wins, a position with a line on the board has
+/// none: the move that made the line was decisive, and a line made earlier ended the game
+/// before.
+pub fn quiet_predecessors(variant: &Variant, us: u32, them: u32, mut f: impl FnMut(u32, u32)) {
+    if line_decided(variant, us, them).is_some() {
+        return;
+    }
+    let g = variant.board().geometry();
+    let empty = variant.board().all() & !us & !them;
+    let fly = variant.flying && them.count_ones() == 3;
     for to in bits(them) {
-        if closes_mill(them, to) {
+        if closes_line(g, them, to) {
             continue; // a move arriving here closed a mill, so it captured
         }
         let sources = if fly {
@@ -199,7 +229,11 @@ pub fn quiet_predecessors(us: u32, them: u32, flying: bool, mut f: impl FnMut(u3
             g.neighbour_mask[to] & empty
         };
         for from in bits(sources) {
-            f((them & !(1 << to)) | (1 << from), us);
+            let before = (them & !(1 << to)) | (1 << from);
+            if variant.line_wins() && in_lines(g, before) != 0 {
+                continue; // the game was over there, with no move to make
+            }
+            f(before, us);
         }
     }
 }
@@ -236,10 +270,14 @@ impl Layer {
 
 /// Every (us, them) of the layer `movers` against `others`, in index order: `them` by rank,
 /// then `us` by the rank of its renumbering among the points `them` leaves free.
-fn layer_positions(movers: usize, others: usize) -> impl Iterator<Item = (u32, u32)> {
-    let movers_sets = std::rc::Rc::new(subsets(POINTS - others, movers));
-    subsets(POINTS, others).into_iter().flat_map(move |them| {
-        let free: Vec<usize> = (0..POINTS).filter(|&p| them & (1 << p) == 0).collect();
+fn layer_positions(
+    points: usize,
+    movers: usize,
+    others: usize,
+) -> impl Iterator<Item = (u32, u32)> {
+    let movers_sets = std::rc::Rc::new(subsets(points - others, movers));
+    subsets(points, others).into_iter().flat_map(move |them| {
+        let free: Vec<usize> = (0..points).filter(|&p| them & (1 << p) == 0).collect();
         let sets = movers_sets.clone();
         (0..sets.len()).map(move |i| {
             let us = bits(sets[i]).fold(0u32, |acc, q| acc | (1 << free[q]));
@@ -253,27 +291,28 @@ fn layer_positions(movers: usize, others: usize) -> impl Iterator<Item = (u32, u
 pub(crate) struct LayerShape {
     movers: usize,
     others: usize,
-    /// Subsets of the 24 points of size `others`, by rank.
+    /// Subsets of the n points of size `others`, by rank.
     others_sets: Vec<u32>,
-    /// Subsets of the 24 - `others` free points of size `movers`, by rank.
+    /// Subsets of the n - `others` free points of size `movers`, by rank.
     movers_sets: Vec<u32>,
-    /// C(24 - others, movers): the block size per `others` set.
+    /// C(n - others, movers): the block size per `others` set.
     block: usize,
 }
 
 impl LayerShape {
-    pub(crate) fn new(movers: usize, others: usize) -> LayerShape {
+    /// The layer of `movers` against `others` stones on a board of `points` points.
+    pub(crate) fn new(points: usize, movers: usize, others: usize) -> LayerShape {
         LayerShape {
             movers,
             others,
-            others_sets: subsets(POINTS, others),
-            movers_sets: subsets(POINTS - others, movers),
-            block: binom(POINTS - others, movers),
+            others_sets: subsets(points, others),
+            movers_sets: subsets(points - others, movers),
+            block: binom(points - others, movers),
         }
     }
 
     pub(crate) fn len(&self) -> usize {
-        binom(POINTS, self.others) * self.block
+        self.others_sets.len() * self.block
     }
 
     pub(crate) fn index(&self, us: u32, them: u32) -> usize {
@@ -289,23 +328,43 @@ impl LayerShape {
 
 /// The value and distance of every moving-phase position with 3..=`max_stones` stones a side.
 pub struct MovingSolution {
+    variant: Variant,
     max_stones: u8,
-    flying: bool,
     /// `layers[(movers - 3) * k + (others - 3)]` with k = max_stones - 2.
     layers: Vec<Layer>,
 }
 
 impl MovingSolution {
-    /// Solves every position with 3..=`max_stones` stones a side (3 <= max_stones <= 9, but
-    /// more than 4 takes long and much memory), with or without flying.
+    /// Solves every Nine Men's Morris position with 3..=`max_stones` stones a side
+    /// (3 <= max_stones <= 9, but more than 4 takes long and much memory), with or without
+    /// flying.
     pub fn solve(max_stones: u8, flying: bool) -> MovingSolution {
-        assert!((3..=9).contains(&max_stones), "3 ..= 9 stones a side");
+        MovingSolution::solve_variant(Variant::new(9, flying), max_stones)
+    }
+
+    /// Solves every position of `variant`'s moving phase with 3..=`max_stones` stones a side
+    /// (exactly 3 where a line wins: no stone is ever taken).
+    pub fn solve_variant(variant: Variant, max_stones: u8) -> MovingSolution {
+        assert!(
+            variant.stones_move(),
+            "{:?}: stones never move",
+            variant.game
+        );
+        assert!(
+            (3..=variant.stones).contains(&max_stones),
+            "3 ..= {} stones a side",
+            variant.stones
+        );
+        assert!(
+            !variant.line_wins() || max_stones == 3,
+            "where a line wins, the moving phase has 3 stones a side"
+        );
         let n = max_stones as usize;
         let mut layers: Vec<Option<Layer>> = (0..(n - 2) * (n - 2)).map(|_| None).collect();
         let slot = |a: usize, b: usize| (a - 3) * (n - 2) + (b - 3);
         let mut solution = MovingSolution {
+            variant,
             max_stones,
-            flying,
             layers: Vec::new(),
         };
         for total in 6..=2 * n {
@@ -314,11 +373,12 @@ impl MovingSolution {
                 if b < a || b > n {
                     continue;
                 }
-                let solved = solve_group(a, b, flying, |us, them| {
+                let solved = solve_group(&variant, a, b, |us, them| {
                     let layer = layers[slot(us.count_ones() as usize, them.count_ones() as usize)]
                         .as_ref()
                         .expect("smaller layers are solved first");
-                    let shape_index = index_in(layer.movers, layer.others, us, them);
+                    let shape_index =
+                        index_in(variant.board(), layer.movers, layer.others, us, them);
                     (layer.code(shape_index), layer.dist(shape_index))
                 });
                 for layer in solved {
@@ -335,8 +395,8 @@ impl MovingSolution {
         self.max_stones
     }
 
-    pub fn flying(&self) -> bool {
-        self.flying
+    pub fn variant(&self) -> Variant {
+        self.variant
     }
 
     fn layer(&self, movers: usize, others: usize) -> Option<&Layer> {
@@ -371,18 +431,18 @@ impl MovingSolution {
 
     /// The layer of (`us` to move, `them`) and the position's index in it.
     fn locate(&self, us: u32, them: u32) -> Option<(&Layer, usize)> {
-        if us & them != 0 || (us | them) & !ALL != 0 {
+        let board = self.variant.board();
+        if us & them != 0 || (us | them) & !board.all() != 0 {
             return None;
         }
         let layer = self.layer(us.count_ones() as usize, them.count_ones() as usize)?;
-        Some((layer, index_in(layer.movers, layer.others, us, them)))
+        Some((layer, index_in(board, layer.movers, layer.others, us, them)))
     }
 
     /// The value of a position in notation (`W:d7,g1,g7 B:a4,d5,g4 b 0 0`); it must have no
     /// stones in hand and 3..=max_stones stones a side.
     pub fn lookup(&self, text: &str) -> Result<(Value, u32), String> {
-        let variant = Variant::new(9, self.flying);
-        let pos = Position::parse(text, &variant)?;
+        let pos = Position::parse(text, &self.variant)?;
         if pos.hand != [0, 0] {
             return Err("stones in hand: not a moving-phase position".to_string());
         }
@@ -395,7 +455,11 @@ impl MovingSolution {
     /// Every position of the layer with `movers` stones to move against `others`, as
     /// (us, them) masks, in index order.
     pub fn positions(&self, movers: u8, others: u8) -> impl Iterator<Item = (u32, u32)> {
-        layer_positions(movers as usize, others as usize)
+        layer_positions(
+            self.variant.board().points(),
+            movers as usize,
+            others as usize,
+        )
     }
 
     /// Every stored position with its value: (us, them, value, distance).
@@ -454,8 +518,18 @@ impl MovingSolution {
         let mut min_loss: Option<u32> = None;
         let mut max_win: Option<u32> = None;
         let mut draws = 0;
-        successors(us, them, self.flying, |nu, nt, _| {
-            let (v, d) = if nu.count_ones() < 3 {
+        if let Some(expected) = line_decided(&self.variant, us, them) {
+            return if (value, dist) == (expected, 0) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{}: stored {value} {dist}, a line on the board makes it {expected} 0",
+                    notation(self.variant.board(), us, them, Color::White)
+                ))
+            };
+        }
+        successors(&self.variant, us, them, |nu, nt, decisive| {
+            let (v, d) = if nu.count_ones() < 3 || (decisive && self.variant.line_wins()) {
                 (Value::Loss, 0)
             } else {
                 self.get(nu, nt).expect("successor stored")
@@ -478,7 +552,7 @@ impl MovingSolution {
         } else {
             Err(format!(
                 "{}: stored {} {}, successors say {} {}",
-                notation(us, them, Color::White),
+                notation(self.variant.board(), us, them, Color::White),
                 value,
                 dist,
                 expected.0,
@@ -489,15 +563,15 @@ impl MovingSolution {
 }
 
 /// The index of (us, them) in the layer `movers` against `others`.
-fn index_in(movers: usize, others: usize, us: u32, them: u32) -> usize {
+fn index_in(board: Board, movers: usize, others: usize, us: u32, them: u32) -> usize {
     debug_assert_eq!(us.count_ones() as usize, movers);
     debug_assert_eq!(them.count_ones() as usize, others);
-    rank(them) * binom(POINTS - others, movers) + rank(squeeze(us, them))
+    rank(them) * binom(board.points() - others, movers) + rank(squeeze(us, them))
 }
 
 /// A position in notation, `side` being the colour of `us` (the side to move).
-pub fn notation(us: u32, them: u32, side: Color) -> String {
-    let list = |m: u32| bits(m).map(name).collect::<Vec<_>>().join(",");
+pub fn notation(board: Board, us: u32, them: u32, side: Color) -> String {
+    let list = |m: u32| bits(m).map(|p| board.name(p)).collect::<Vec<_>>().join(",");
     let (white, black) = match side {
         Color::White => (us, them),
         Color::Black => (them, us),
@@ -510,26 +584,31 @@ pub fn notation(us: u32, them: u32, side: Color) -> String {
 }
 
 /// The mask of a comma-separated point list (`d7,g1,g7`); panics on an unknown point.
-pub fn mask(points: &str) -> u32 {
+pub fn mask(board: Board, points: &str) -> u32 {
     points
         .split(',')
         .filter(|s| !s.is_empty())
-        .map(|s| point(s).unwrap_or_else(|| panic!("unknown point {s}")))
+        .map(|s| {
+            board
+                .point(s)
+                .unwrap_or_else(|| panic!("unknown point {s}"))
+        })
         .fold(0, |acc, p| acc | (1 << p))
 }
 
 /// Solves the group of layers (a, b) and (b, a) (one layer when a == b). `solved(us, them)`
 /// gives the value code and distance of a position of a smaller, already solved layer.
 fn solve_group(
+    variant: &Variant,
     a: usize,
     b: usize,
-    flying: bool,
     solved: impl Fn(u32, u32) -> (u8, u16) + Sync,
 ) -> Vec<Layer> {
+    let n = variant.board().points();
     let shapes: Vec<LayerShape> = if a == b {
-        vec![LayerShape::new(a, a)]
+        vec![LayerShape::new(n, a, a)]
     } else {
-        vec![LayerShape::new(a, b), LayerShape::new(b, a)]
+        vec![LayerShape::new(n, a, b), LayerShape::new(n, b, a)]
     };
     // Group id = offset of the layer + index in the layer.
     let offsets: Vec<usize> = shapes
@@ -574,7 +653,7 @@ fn solve_group(
                     for (k, slot) in part.iter_mut().enumerate() {
                         let id = c * chunk + k;
                         let (us, them) = group_position(id);
-                        if let Some(d) = init_slot(slot, us, them, flying, solved) {
+                        if let Some(d) = init_slot(slot, variant, us, them, solved) {
                             queue.push((d, id as u32));
                         }
                     }
@@ -628,7 +707,7 @@ fn solve_group(
         // block in cache.
         to_pass.sort_unstable_by_key(|&(block, ..)| block);
         for (block, us, them, won) in to_pass {
-            quiet_predecessors(us, them, flying, |pu, pt| {
+            quiet_predecessors(variant, us, them, |pu, pt| {
                 debug_assert_eq!(pt, us);
                 let p = block + rank(squeeze(pu, us));
                 debug_assert_eq!(p, group_id(pu, pt));
@@ -701,22 +780,26 @@ struct Slot {
 /// and every capture, if any, into a won position).
 fn init_slot(
     slot: &mut Slot,
+    variant: &Variant,
     us: u32,
     them: u32,
-    flying: bool,
     solved: &impl Fn(u32, u32) -> (u8, u16),
 ) -> Option<u16> {
+    if line_decided(variant, us, them) == Some(Value::Win) {
+        slot.value = WIN;
+        return Some(0);
+    }
     let mut quiet = 0u32;
     let mut best_win: Option<u16> = None;
     let mut longest = 0u16;
     let mut draw = false;
-    successors(us, them, flying, |nu, nt, captured| {
-        if !captured {
+    successors(variant, us, them, |nu, nt, decisive| {
+        if !decisive {
             quiet += 1;
             return;
         }
-        let (v, d) = if nu.count_ones() < 3 {
-            (LOSS, 0) // the opponent is left with two stones: the game is over
+        let (v, d) = if nu.count_ones() < 3 || variant.line_wins() {
+            (LOSS, 0) // the opponent is left with two stones, or a line won: the game is over
         } else {
             solved(nu, nt)
         };
@@ -748,10 +831,10 @@ mod tests {
     #[test]
     fn ranks_are_positions_in_sorted_order() {
         for k in 0..=4 {
-            for (i, &m) in subsets(POINTS, k).iter().enumerate() {
+            for (i, &m) in subsets(24, k).iter().enumerate() {
                 assert_eq!(rank(m), i);
             }
-            assert_eq!(subsets(POINTS, k).len(), binom(24, k));
+            assert_eq!(subsets(24, k).len(), binom(24, k));
         }
         assert_eq!(binom(24, 3), 2024);
         assert_eq!(binom(21, 3), 1330);
@@ -759,7 +842,7 @@ mod tests {
 
     #[test]
     fn layer_index_is_a_bijection() {
-        let shape = LayerShape::new(3, 4);
+        let shape = LayerShape::new(24, 3, 4);
         assert_eq!(shape.len(), 10626 * 1140);
         for i in (0..shape.len()).step_by(997) {
             let (us, them) = shape.position(i);
@@ -767,7 +850,7 @@ mod tests {
             assert_eq!(us.count_ones(), 3);
             assert_eq!(them.count_ones(), 4);
             assert_eq!(shape.index(us, them), i);
-            assert_eq!(index_in(3, 4, us, them), i);
+            assert_eq!(index_in(Board::Nine, 3, 4, us, them), i);
         }
     }
 }

@@ -2,11 +2,12 @@
 //! check of every moving-phase value, its move generator against the array-based reference
 //! generator, and values against a bounded search that uses only the array-based generator.
 
-use morris_reference::movegen::{legal_moves, play};
+use morris_reference::board::Board;
+use morris_reference::movegen::{has_line, legal_moves, play};
 use morris_reference::solve::{
     mask, notation, quiet_predecessors, successors, MovingSolution, Value,
 };
-use morris_reference::{Color, GameSolution, Position, Variant};
+use morris_reference::{Color, Game, GameSolution, Position, Variant};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
@@ -33,8 +34,13 @@ impl Rng {
 
     /// Two disjoint random sets of `a` and `b` of the 24 points.
     fn stones(&mut self, a: usize, b: usize) -> (u32, u32) {
-        let mut points: Vec<u32> = (0..24).collect();
-        for i in (1..24).rev() {
+        self.stones_on(24, a, b)
+    }
+
+    /// Two disjoint random sets of `a` and `b` of the first `n` points.
+    fn stones_on(&mut self, n: usize, a: usize, b: usize) -> (u32, u32) {
+        let mut points: Vec<u32> = (0..n as u32).collect();
+        for i in (1..n).rev() {
             points.swap(i, self.below(i + 1));
         }
         let us = points[..a].iter().fold(0, |m, &p| m | (1 << p));
@@ -45,7 +51,11 @@ impl Rng {
 
 /// The array-based position with `us` to move as White (no stones in hand).
 fn position(us: u32, them: u32) -> Position {
-    Position::parse(&notation(us, them, Color::White), &Variant::new(9, true)).unwrap()
+    Position::parse(
+        &notation(Board::Nine, us, them, Color::White),
+        &Variant::new(9, true),
+    )
+    .unwrap()
 }
 
 /// Value and exact distance if the game is decided within `depth` plies, computed by plain
@@ -85,7 +95,7 @@ fn check_against_search(
     samples: usize,
     depth: u32,
 ) -> usize {
-    let variant = Variant::new(9, sol.flying());
+    let variant = sol.variant();
     let mut decided = 0;
     for i in 0..samples {
         let (a, b) = layers[i % layers.len()];
@@ -101,7 +111,7 @@ fn check_against_search(
             bounded(&position(us, them), &variant, depth),
             expected,
             "{} (solver: {value} {dist})",
-            notation(us, them, Color::White)
+            notation(Board::Nine, us, them, Color::White)
         );
     }
     decided
@@ -118,7 +128,7 @@ fn three_against_three_matches_published_facts() {
     assert_eq!(sol.lookup("W:d7,g1,g7 B:a4,d5,g4 b"), Ok((Value::Loss, 26)));
     // The same position with colours swapped is the same game.
     assert_eq!(
-        sol.get(mask("a4,d5,g4"), mask("d7,g1,g7")),
+        sol.get(mask(Board::Nine, "a4,d5,g4"), mask(Board::Nine, "d7,g1,g7")),
         Some((Value::Loss, 26))
     );
     let longest = sol
@@ -143,7 +153,10 @@ fn obvious_positions() {
     assert_eq!(sol.lookup("W:a1,d1,g4 B:b6,d6,e3 w"), Ok((Value::Win, 1)));
     assert!(sol.lookup("W:a1,d1,g4 B:b6,d6,e3 w 1 0").is_err());
     assert!(sol.lookup("W:a1,d1,g4,g7 B:b6,d6,e3 w").is_err());
-    assert_eq!(sol.get(mask("a1,d1,g1"), mask("a1,b2,b4")), None);
+    assert_eq!(
+        sol.get(mask(Board::Nine, "a1,d1,g1"), mask(Board::Nine, "a1,b2,b4")),
+        None
+    );
 }
 
 #[test]
@@ -154,7 +167,7 @@ fn every_three_stone_value_checks_forward() {
 #[test]
 fn without_flying() {
     let sol = MovingSolution::solve(3, false);
-    assert!(!sol.flying());
+    assert!(!sol.variant().flying);
     sol.verify().unwrap();
     // Without flying, three stones can be blocked: White to move has no move and loses.
     assert_eq!(sol.lookup("W:a1,d1,g1 B:a4,d2,g4 w"), Ok((Value::Loss, 0)));
@@ -168,70 +181,104 @@ fn values_agree_with_bounded_search() {
     assert!(decided > 10, "{decided} decided within the horizon");
 }
 
+/// The variants whose bit-mask generator the tests compare with the array one: every board,
+/// with and without flying, and Three Men's Morris, where a line wins.
+fn moving_variants() -> Vec<Variant> {
+    let mut v = Vec::new();
+    for game in [Game::Nine, Game::Twelve, Game::Six] {
+        for flying in [true, false] {
+            v.push(Variant {
+                flying,
+                ..Variant::standard(game)
+            });
+        }
+    }
+    v.push(Variant::standard(Game::Three));
+    v
+}
+
+/// Random stone counts for `variant` (3 each where a line wins) and stones for them.
+fn random_sides(rng: &mut Rng, variant: &Variant, most: usize) -> (u32, u32) {
+    let points = variant.board().points();
+    let most = most.min(variant.stones as usize).min(points / 2);
+    let (a, b) = if variant.line_wins() {
+        (3, 3)
+    } else {
+        (3 + rng.below(most - 2), 3 + rng.below(most - 2))
+    };
+    rng.stones_on(points, a, b)
+}
+
 #[test]
 fn successors_match_the_array_move_generator() {
     let mut rng = Rng(0x5eed);
-    for i in 0..3000 {
-        let a = 3 + rng.below(7);
-        let b = 3 + rng.below(7);
-        let flying = i % 3 != 0;
-        let (us, them) = rng.stones(a, b);
-        let variant = Variant::new(9, flying);
-        let pos = position(us, them);
-        let expected: BTreeSet<(u32, u32, bool)> = legal_moves(&pos, &variant)
-            .iter()
-            .map(|mv| {
-                let next = play(&pos, mv);
-                (
-                    next.mask_of(Color::Black),
-                    next.mask_of(Color::White),
-                    mv.capture.is_some(),
-                )
-            })
-            .collect();
-        let mut found = Vec::new();
-        successors(us, them, flying, |nu, nt, c| found.push((nu, nt, c)));
-        let found_set: BTreeSet<_> = found.iter().copied().collect();
-        assert_eq!(found.len(), found_set.len(), "no duplicates");
-        assert_eq!(
-            found_set,
-            expected,
-            "{} flying {flying}",
-            notation(us, them, Color::White)
-        );
+    for variant in moving_variants() {
+        let board = variant.board();
+        for _ in 0..1000 {
+            let (us, them) = random_sides(&mut rng, &variant, 9);
+            let pos = Position::parse(&notation(board, us, them, Color::White), &variant).unwrap();
+            let expected: BTreeSet<(u32, u32, bool)> = legal_moves(&pos, &variant)
+                .iter()
+                .map(|mv| {
+                    let next = play(&pos, mv);
+                    let decisive = mv.capture.is_some()
+                        || (variant.line_wins() && has_line(&next, Color::White));
+                    (
+                        next.mask_of(Color::Black),
+                        next.mask_of(Color::White),
+                        decisive,
+                    )
+                })
+                .collect();
+            let mut found = Vec::new();
+            successors(&variant, us, them, |nu, nt, c| found.push((nu, nt, c)));
+            let found_set: BTreeSet<_> = found.iter().copied().collect();
+            assert_eq!(found.len(), found_set.len(), "no duplicates");
+            assert_eq!(
+                found_set,
+                expected,
+                "{variant:?} {}",
+                notation(board, us, them, Color::White)
+            );
+        }
     }
 }
 
 #[test]
 fn quiet_predecessors_invert_quiet_successors() {
     let mut rng = Rng(42);
-    for i in 0..3000 {
-        let a = 3 + rng.below(4);
-        let b = 3 + rng.below(4);
-        let flying = i % 2 == 0;
-        let (us, them) = rng.stones(a, b);
-        // Every quiet successor of (us, them) lists it among its predecessors...
-        successors(us, them, flying, |nu, nt, captured| {
-            if captured {
-                return;
-            }
-            let mut preds = Vec::new();
-            quiet_predecessors(nu, nt, flying, |pu, pt| preds.push((pu, pt)));
-            assert_eq!(
-                preds.iter().filter(|&&p| p == (us, them)).count(),
-                1,
-                "{}",
-                notation(us, them, Color::White)
-            );
-        });
-        // ... and every predecessor of (us, them) has it as a quiet successor.
-        quiet_predecessors(us, them, flying, |pu, pt| {
-            let mut hits = 0;
-            successors(pu, pt, flying, |nu, nt, captured| {
-                hits += (!captured && (nu, nt) == (us, them)) as usize;
+    for variant in moving_variants() {
+        let board = variant.board();
+        for _ in 0..1000 {
+            let (us, them) = random_sides(&mut rng, &variant, 6);
+            // Every quiet successor of (us, them) lists it among its predecessors...
+            successors(&variant, us, them, |nu, nt, decisive| {
+                if decisive {
+                    return;
+                }
+                let mut preds = Vec::new();
+                quiet_predecessors(&variant, nu, nt, |pu, pt| preds.push((pu, pt)));
+                assert_eq!(
+                    preds.iter().filter(|&&p| p == (us, them)).count(),
+                    1,
+                    "{variant:?} {}",
+                    notation(board, us, them, Color::White)
+                );
             });
-            assert_eq!(hits, 1, "{}", notation(us, them, Color::White));
-        });
+            // ... and every predecessor of (us, them) has it as a quiet successor.
+            quiet_predecessors(&variant, us, them, |pu, pt| {
+                let mut hits = 0;
+                successors(&variant, pu, pt, |nu, nt, decisive| {
+                    hits += (!decisive && (nu, nt) == (us, them)) as usize;
+                });
+                assert_eq!(
+                    hits,
+                    1,
+                    "{variant:?} {}",
+                    notation(board, us, them, Color::White)
+                );
+            });
+        }
     }
 }
 
