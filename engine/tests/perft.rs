@@ -8,7 +8,7 @@
 mod common;
 
 use common::{explain_difference, nine, perft_counts, variant};
-use morris_engine::{perft, Position, Rules};
+use morris_engine::{perft, Game, Position, Rules};
 use morris_reference as reference;
 
 struct Case {
@@ -36,19 +36,26 @@ fn cases() -> Vec<Case> {
         let rule_words: Vec<&str> = fields[0].split_whitespace().collect();
         assert_eq!(
             rule_words.len(),
-            2,
-            "line {}: `<stones> <flying|noflying>`",
+            3,
+            "line {}: `<game> <stones> <flying|noflying>`",
             i + 1
         );
-        let stones: u8 = rule_words[0].parse().expect("stone count");
-        let flying = match rule_words[1] {
+        let game: Game = rule_words[0]
+            .parse()
+            .unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
+        let stones: u8 = rule_words[1].parse().expect("stone count");
+        let flying = match rule_words[2] {
             "flying" => true,
             "noflying" => false,
             other => panic!("line {}: `{other}` is not flying/noflying", i + 1),
         };
         cases.push(Case {
             line: i + 1,
-            rules: nine(stones, flying),
+            rules: Rules {
+                game,
+                stones,
+                flying,
+            },
             position: fields[1].to_string(),
             counts: perft_counts(fields[2], i + 1),
         });
@@ -83,6 +90,24 @@ fn data_file_has_the_required_cases() {
     assert!(parsed
         .iter()
         .any(|(p, _)| p.our_hand() == 0 && p.us().count() > 3));
+    // Every game but the grid game (perft-dara.txt) from its start and from elsewhere.
+    for game in Game::ALL.into_iter().filter(|&g| g != Game::Dara) {
+        let of_game = |c: &&Case| c.rules.game == game;
+        assert!(
+            cases
+                .iter()
+                .filter(of_game)
+                .any(|c| c.position == "startpos" && c.rules == Rules::standard(game)),
+            "{game}: a startpos line with the standard rules"
+        );
+        assert!(
+            cases
+                .iter()
+                .filter(of_game)
+                .any(|c| c.position != "startpos"),
+            "{game}: a position of play"
+        );
+    }
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests: the bridge between the engine and the independent
-//! reference implementation (`morris-reference`), which only knows the Nine Men's Morris board.
+//! reference implementation (`morris-reference`), which knows every game but the grid game.
 
 #![allow(dead_code)]
 
@@ -26,14 +26,23 @@ pub fn nine(stones: u8, flying: bool) -> Rules {
     }
 }
 
-/// The reference's name for the same rules (Nine board only).
+/// The reference's name for the same rules (every game but the grid game).
 pub fn variant(rules: &Rules) -> reference::Variant {
-    assert_eq!(
-        rules.game,
-        Game::Nine,
-        "the reference knows the Nine board only"
-    );
-    reference::Variant::new(rules.stones, rules.flying)
+    use reference::Game as G;
+    let game = match rules.game {
+        Game::Nine => G::Nine,
+        Game::Twelve => G::Twelve,
+        Game::Six => G::Six,
+        Game::Lasker => G::Lasker,
+        Game::Three => G::Three,
+        Game::TicTacToe => G::TicTacToe,
+        Game::Dara => panic!("the reference does not play the grid game"),
+    };
+    reference::Variant {
+        game,
+        stones: rules.stones,
+        flying: rules.flying,
+    }
 }
 
 /// The engine position in the reference's representation, through the notation.
