@@ -35,7 +35,9 @@ pub struct Args {
     /// one counts); the perfect player and the hints play for the limit
     #[arg(long, value_name = "N")]
     turn_limit: Option<u32>,
-    /// The game is drawn after this many plies in a row without a capture
+    /// The game is drawn after this many plies in a row without a capture. The databases do
+    /// not know this rule (it would need the distance to the next capture beside the distance
+    /// to the end), so the perfect player and the hints play as without it
     #[arg(long, value_name = "N")]
     moves_without_capture: Option<u32>,
     #[command(flatten)]
