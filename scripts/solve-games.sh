@@ -62,7 +62,8 @@ run "Nine board, 4 stones" "whole game" --stones 4
 run "Nine board, 4 stones, no flying" "whole game" --stones 4 --no-flying
 run "Nine board, 5 stones" "whole game" --stones 5
 run "Twelve Men's Morris" "moving 3..4 a side + consistent placement keys" --game twelve --max-stones 4
-run "Lasker Morris" "moving 3..4 a side" --game lasker --moving-only --max-stones 4
+run "Lasker Morris, 4 stones" "whole game" --game lasker --stones 4
+run "Lasker Morris, 5 stones" "whole game" --game lasker --stones 5
 run "Dara (5x6 grid)" "moving 3..4 a side" --game dara --max-stones 4
 run "Nine Men's Morris" "moving 3..5 a side + consistent placement keys" --max-stones 5
 

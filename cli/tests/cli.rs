@@ -198,6 +198,32 @@ fn reduced_game_is_solved_from_the_start() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Lasker Morris with 3 stones a side, whole: a player may slide instead of placing, so the
+/// keys with stones in hand are solved in pairs by retrograde analysis.
+#[test]
+fn lasker_is_solved_from_the_start() {
+    let dir = scratch("lasker");
+    let d = dir.to_str().unwrap();
+    let lasker = |cmd: &[&str]| {
+        let mut args = cmd.to_vec();
+        args.extend(["--db", d, "--game", "lasker", "--stones", "3"]);
+        morris(&args)
+    };
+    let o = lasker(&["solve"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("start position: win in 23 plies"),
+        "{}",
+        stdout(&o)
+    );
+    // White has placed two stones and Black one; White may slide a1-d1 as well as place.
+    let o = lasker(&["query", "W:a1,a4 B:g7 w 1 2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("a1-d1"), "{}", stdout(&o));
+    assert!(lasker(&["verify"]).status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn play_reasks_bad_moves_and_plays_perfectly() {
     let dir = scratch("play");

@@ -178,35 +178,53 @@ pub fn placement_keys(rules: &Rules, max_stones: u8) -> Vec<Key> {
         .into_iter()
         .filter(|k| k.us + k.us_hand <= max_stones && k.them + k.them_hand <= max_stones)
         .collect();
-    // Fewest stones in hand first: those keys are the children of the others.
-    keys.sort_by_key(|k| (k.us_hand + k.them_hand, *k));
+    // Fewest stones in hand first: those keys are the children of the others. Where a player
+    // may move instead of placing, a capture by a slide keeps the hands: then fewest stones on
+    // the board first, and a key beside its colour swap (the two are solved together).
+    keys.sort_by_key(|k| {
+        let pair = (*k).min(k.swapped());
+        (k.us_hand + k.them_hand, k.on_board(), pair, *k)
+    });
     keys
 }
 
 /// The keys a placement key's moves lead into: the placement without capture, and with one
 /// when placements capture, the placed stone can complete a mill (three stones of the mover on
-/// the board) and the capture does not end the game. None when the board is full.
+/// the board) and the capture does not end the game. None when the board is full. Where a
+/// player may move instead of placing (Lasker Morris), then the slide, which keeps the hands
+/// and so leads into the colour swap of the key, and the slide that captures.
 pub fn child_keys(rules: &Rules, key: Key) -> Vec<Key> {
-    if key.on_board() as usize >= rules.board().len() {
-        return Vec::new(); // a full board: no placement
-    }
-    let mut v = vec![Key::new(
-        key.them,
-        key.us + 1,
-        key.them_hand,
-        key.us_hand - 1,
-    )];
-    if rules.placement_captures()
-        && key.us + 1 >= 3
-        && key.them > 0
-        && (key.them - 1 + key.them_hand) as u32 >= rules.min_stones()
-    {
+    let full = key.on_board() as usize >= rules.board().len();
+    let mut v = Vec::new();
+    // Taking a stone needs three of the mover's on the board after the move and an enemy
+    // stone on it, and must leave the enemy enough stones to play on.
+    let captures = |mover_after: u8| {
+        rules.line_captures()
+            && mover_after >= 3
+            && key.them > 0
+            && (key.them - 1 + key.them_hand) as u32 >= rules.min_stones()
+    };
+    if key.us_hand > 0 && !full {
         v.push(Key::new(
-            key.them - 1,
+            key.them,
             key.us + 1,
             key.them_hand,
             key.us_hand - 1,
         ));
+        if rules.placement_captures() && captures(key.us + 1) {
+            v.push(Key::new(
+                key.them - 1,
+                key.us + 1,
+                key.them_hand,
+                key.us_hand - 1,
+            ));
+        }
+    }
+    if rules.place_or_move() && key.us > 0 && !full {
+        v.push(key.swapped());
+        if captures(key.us) {
+            v.push(Key::new(key.them - 1, key.us, key.them_hand, key.us_hand));
+        }
     }
     v
 }
@@ -219,7 +237,11 @@ pub fn placement_plan(rules: &Rules, max_stones: u8, first_step: usize) -> Vec<P
         .into_iter()
         .enumerate()
         .map(|(n, key)| {
-            let depends_on = child_keys(rules, key);
+            // A key is solved with its colour swap where quiet moves join them (Lasker).
+            let depends_on: Vec<Key> = child_keys(rules, key)
+                .into_iter()
+                .filter(|&k| k != key && k != key.swapped())
+                .collect();
             let slots = slots(board, key);
             let read: u64 = depends_on.iter().map(|&k| file_bytes(rules, k)).sum();
             PlanRow {

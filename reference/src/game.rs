@@ -8,11 +8,18 @@
 //! symmetry). Once both hands are empty the moving phase begins, and its values are read from
 //! a [`MovingSolution`] of the same rules. In tic-tac-toe stones never move, and the board
 //! fills before the hands empty: every position is a placement position.
+//!
+//! Lasker Morris is the exception: a player may slide instead of placing, so the positions
+//! with stones in hand have cycles and no recursion ends. There they are all solved by
+//! retrograde analysis instead, group by group ([`crate::solve`]), reached from the start or
+//! not.
 
 use crate::board::MAX_POINTS;
 use crate::movegen::{legal_moves, play, result, too_few_stones};
 use crate::position::{Color, Position, Variant};
-use crate::solve::{LayerShape, MovingSolution, Value};
+use crate::solve::{
+    hand_positions, hand_value, solve_with_hands, HandLayers, LayerShape, MovingSolution, Value,
+};
 use std::collections::BTreeMap;
 
 /// The value and distance of every position reachable from the start of a game with few
@@ -23,6 +30,8 @@ pub struct GameSolution {
     moving: Option<MovingSolution>,
     /// The placement positions (a stone in hand), reached or not, one table per [`Group`].
     tables: BTreeMap<Group, Table>,
+    /// Lasker Morris: every position with stones in hand.
+    hand_layers: HandLayers,
 }
 
 /// What the positions of one table share: the side to move, the hands (White's, Black's) and
@@ -58,8 +67,14 @@ impl GameSolution {
             variant,
             moving,
             tables: BTreeMap::new(),
+            hand_layers: HandLayers::new(),
         };
-        sol.solve_from(&Position::start(&variant));
+        if variant.place_or_move() {
+            let moving = sol.moving.as_ref().expect("stones move");
+            sol.hand_layers = solve_with_hands(&variant, moving);
+        } else {
+            sol.solve_from(&Position::start(&variant));
+        }
         sol
     }
 
@@ -143,15 +158,49 @@ impl GameSolution {
             return self.moving_values(std::slice::from_ref(pos))[0];
         }
         let (group, us, them) = locate(pos);
+        if self.variant.place_or_move() {
+            if too_few_stones(pos, &self.variant) {
+                return Some((Value::Loss, 0));
+            }
+            let hands = [pos.in_hand(pos.to_move), pos.in_hand(pos.to_move.other())];
+            return hand_value(&self.variant, &self.hand_layers, us, them, hands);
+        }
         let table = self.tables.get(&group)?;
         decode(table.entries[table.shape.index(them, us)])
     }
 
     /// Every placement position (a stone in hand) reachable from the start, start included,
-    /// with its value and distance, in a fixed order.
-    pub fn placement(&self) -> impl Iterator<Item = (Position, Value, u32)> + '_ {
+    /// with its value and distance, in a fixed order. In Lasker Morris every position with
+    /// stones in hand and 3..=N stones a side, reachable or not.
+    pub fn placement(&self) -> Box<dyn Iterator<Item = (Position, Value, u32)> + '_> {
         let board = self.variant.board();
-        self.tables
+        let build = move |us: u32, them: u32, hand: [u8; 2], to_move: Color| {
+            let mut pos = Position {
+                board,
+                cells: [None; MAX_POINTS],
+                hand,
+                to_move,
+            };
+            for p in 0..board.points() {
+                if us >> p & 1 != 0 {
+                    pos.cells[p] = Some(to_move);
+                } else if them >> p & 1 != 0 {
+                    pos.cells[p] = Some(to_move.other());
+                }
+            }
+            pos
+        };
+        if self.variant.place_or_move() {
+            // As White to move (the colours do not matter to the value).
+            let all = hand_positions(&self.variant, &self.hand_layers);
+            return Box::new(
+                all.map(move |(us, them, hands, v, d)| {
+                    (build(us, them, hands, Color::White), v, d)
+                }),
+            );
+        }
+        let placed = self
+            .tables
             .iter()
             .flat_map(move |(&(to_move, hand, ..), table)| {
                 table
@@ -161,28 +210,15 @@ impl GameSolution {
                     .filter_map(move |(i, &entry)| {
                         let (value, dist) = decode(entry)?;
                         let (them, us) = table.shape.position(i);
-                        let mut pos = Position {
-                            board,
-                            cells: [None; MAX_POINTS],
-                            hand,
-                            to_move,
-                        };
-                        for p in 0..board.points() {
-                            if us >> p & 1 != 0 {
-                                pos.cells[p] = Some(to_move);
-                            } else if them >> p & 1 != 0 {
-                                pos.cells[p] = Some(to_move.other());
-                            }
-                        }
-                        Some((pos, value, dist))
+                        Some((build(us, them, hand, to_move), value, dist))
                     })
-            })
+            });
+        Box::new(placed)
     }
 
-    /// The number of placement positions reachable from the start.
+    /// The number of placement positions of [`Self::placement`].
     pub fn placement_count(&self) -> usize {
-        let reached = |t: &Table| t.entries.iter().filter(|&&e| e != 0).count();
-        self.tables.values().map(reached).sum()
+        self.placement().count()
     }
 }
 

@@ -40,6 +40,7 @@
 
 use crate::board::{Board, Geometry, MAX_POINTS};
 use crate::position::{Color, Position, Variant};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// The game-theoretic value of a position for the side to move.
@@ -178,14 +179,52 @@ fn line_decided(variant: &Variant, us: u32, them: u32) -> Option<Value> {
 /// `decisive`: the move closes a line, so it captures, or where a line wins it ends the game.
 /// A position where a line has won already has no moves.
 pub fn successors(variant: &Variant, us: u32, them: u32, mut f: impl FnMut(u32, u32, bool)) {
+    successors_with_hands(variant, us, them, [0, 0], |nu, nt, _, decisive| {
+        f(nu, nt, decisive)
+    });
+}
+
+/// [`successors`] with stones in hand (`hands`: the side to move's, the other side's), for
+/// Lasker Morris, where a player may place or slide: calls `f(next_us, next_them,
+/// next_hands, decisive)`. A placement is decisive too (it leaves the hands of the group).
+pub fn successors_with_hands(
+    variant: &Variant,
+    us: u32,
+    them: u32,
+    hands: [u8; 2],
+    mut f: impl FnMut(u32, u32, [u8; 2], bool),
+) {
     if line_decided(variant, us, them).is_some() {
         return;
     }
     let g = variant.board().geometry();
     let empty = variant.board().all() & !us & !them;
-    let fly = variant.flying && us.count_ones() == 3;
     let free = them & !in_lines(g, them);
     let removable = if free == 0 { them } else { free };
+    let [hand, their_hand] = hands;
+    // Adds the move that leaves `moved` (the mover's stones after it), `placed` telling a
+    // placement from a slide.
+    let mut add = |moved: u32, to: usize, placed: bool| {
+        let next_hands = [their_hand, hand - placed as u8];
+        if variant.line_wins() && closes_line(g, moved, to) {
+            f(them, moved, next_hands, true);
+        } else if !variant.line_wins() && closes_line(g, moved, to) && removable != 0 {
+            for c in bits(removable) {
+                f(them & !(1 << c), moved, next_hands, true);
+            }
+        } else {
+            f(them, moved, next_hands, placed);
+        }
+    };
+    if hand > 0 {
+        for to in bits(empty) {
+            add(us | (1 << to), to, true);
+        }
+    }
+    if hand > 0 && !variant.place_or_move() {
+        return;
+    }
+    let fly = variant.flying && hand == 0 && us.count_ones() == 3;
     for from in bits(us) {
         let targets = if fly {
             empty
@@ -193,16 +232,7 @@ pub fn successors(variant: &Variant, us: u32, them: u32, mut f: impl FnMut(u32, 
             g.neighbour_mask[from] & empty
         };
         for to in bits(targets) {
-            let moved = (us & !(1 << from)) | (1 << to);
-            if variant.line_wins() && closes_line(g, moved, to) {
-                f(them, moved, true);
-            } else if closes_line(g, moved, to) && removable != 0 {
-                for c in bits(removable) {
-                    f(them & !(1 << c), moved, true);
-                }
-            } else {
-                f(them, moved, false);
-            }
+            add((us & !(1 << from)) | (1 << to), to, false);
         }
     }
 }
@@ -212,15 +242,28 @@ pub fn successors(variant: &Variant, us: u32, them: u32, mut f: impl FnMut(u32, 
 /// `them`, which just moved). Where a line wins, a position with a line on the board has
 /// none: the move that made the line was decisive, and a line made earlier ended the game
 /// before.
-pub fn quiet_predecessors(variant: &Variant, us: u32, them: u32, mut f: impl FnMut(u32, u32)) {
+pub fn quiet_predecessors(variant: &Variant, us: u32, them: u32, f: impl FnMut(u32, u32)) {
+    quiet_predecessors_with_hands(variant, us, them, 0, f);
+}
+
+/// [`quiet_predecessors`] where the side that just moved has `them_hand` stones in hand
+/// (Lasker Morris: it slid although it could have placed). With no stone of `us` on the board
+/// a mill takes nothing, so a slide that closed one was quiet.
+pub fn quiet_predecessors_with_hands(
+    variant: &Variant,
+    us: u32,
+    them: u32,
+    them_hand: u8,
+    mut f: impl FnMut(u32, u32),
+) {
     if line_decided(variant, us, them).is_some() {
         return;
     }
     let g = variant.board().geometry();
     let empty = variant.board().all() & !us & !them;
-    let fly = variant.flying && them.count_ones() == 3;
+    let fly = variant.flying && them_hand == 0 && them.count_ones() == 3;
     for to in bits(them) {
-        if closes_line(g, them, to) {
+        if closes_line(g, them, to) && (us != 0 || variant.line_wins()) {
             continue; // a move arriving here closed a mill, so it captured
         }
         let sources = if fly {
@@ -239,10 +282,11 @@ pub fn quiet_predecessors(variant: &Variant, us: u32, them: u32, mut f: impl FnM
 }
 
 /// One layer: every position with `movers` stones for the side to move and `others` for the
-/// other side.
-struct Layer {
+/// other side on the board, and `hands` in hand (0 but in Lasker Morris).
+pub(crate) struct Layer {
     movers: usize,
     others: usize,
+    hands: [u8; 2],
     /// Per index: the distance in plies times 4 plus the value code (one look-up per
     /// position).
     entries: Vec<u16>,
@@ -373,7 +417,7 @@ impl MovingSolution {
                 if b < a || b > n {
                     continue;
                 }
-                let solved = solve_group(&variant, a, b, |us, them| {
+                let solved = solve_group(&variant, a, b, [0, 0], |us, them, _| {
                     let layer = layers[slot(us.count_ones() as usize, them.count_ones() as usize)]
                         .as_ref()
                         .expect("smaller layers are solved first");
@@ -399,7 +443,7 @@ impl MovingSolution {
         self.variant
     }
 
-    fn layer(&self, movers: usize, others: usize) -> Option<&Layer> {
+    pub(crate) fn layer(&self, movers: usize, others: usize) -> Option<&Layer> {
         let n = self.max_stones as usize;
         if !(3..=n).contains(&movers) || !(3..=n).contains(&others) {
             return None;
@@ -562,6 +606,87 @@ impl MovingSolution {
     }
 }
 
+/// The layers of the positions with stones in hand of Lasker Morris, by (stones on the board
+/// of the side to move, of the other side, hands of the side to move and of the other).
+pub(crate) type HandLayers = BTreeMap<(usize, usize, u8, u8), Layer>;
+
+/// Lasker Morris, where a player may slide instead of placing, so that positions with stones
+/// in hand form cycles too: every position with stones in hand is solved by the retrograde
+/// analysis of the moving phase, in groups of a layer and its colour swap. A placement, like a
+/// capture, leads into a group solved before: fewer stones in hand, or as many and fewer on
+/// the board. Every group with 3..=N stones a side on board and in hand is solved, reachable
+/// or not. `moving` holds the positions without stones in hand.
+pub(crate) fn solve_with_hands(variant: &Variant, moving: &MovingSolution) -> HandLayers {
+    let n = variant.stones as usize;
+    let points = variant.board().points();
+    let mut sides = Vec::new(); // (on board, in hand) of one side
+    for on_board in 0..=n {
+        for hand in 0..=(n - on_board) {
+            if on_board + hand >= 3 {
+                sides.push((on_board, hand as u8));
+            }
+        }
+    }
+    let mut groups = Vec::new();
+    for &(a, ha) in &sides {
+        for &(b, hb) in &sides {
+            if (a, ha) <= (b, hb) && ha + hb > 0 && a + b <= points {
+                groups.push((a, b, ha, hb));
+            }
+        }
+    }
+    groups.sort_by_key(|&(a, b, ha, hb)| (ha + hb, a + b, a, b, ha, hb));
+    let mut layers = HandLayers::new();
+    for (a, b, ha, hb) in groups {
+        let solved = solve_group(variant, a, b, [ha, hb], |us, them, hands| {
+            let (movers, others) = (us.count_ones() as usize, them.count_ones() as usize);
+            let layer = if hands == [0, 0] {
+                moving.layer(movers, others)
+            } else {
+                layers.get(&(movers, others, hands[0], hands[1]))
+            };
+            let layer = layer.expect("smaller groups are solved first");
+            let i = index_in(variant.board(), movers, others, us, them);
+            (layer.code(i), layer.dist(i))
+        });
+        for layer in solved {
+            layers.insert(
+                (layer.movers, layer.others, layer.hands[0], layer.hands[1]),
+                layer,
+            );
+        }
+    }
+    layers
+}
+
+/// The value of (`us` to move, `them`) in a layer with stones in hand.
+pub(crate) fn hand_value(
+    variant: &Variant,
+    layers: &HandLayers,
+    us: u32,
+    them: u32,
+    hands: [u8; 2],
+) -> Option<(Value, u32)> {
+    let (movers, others) = (us.count_ones() as usize, them.count_ones() as usize);
+    let layer = layers.get(&(movers, others, hands[0], hands[1]))?;
+    Some(layer.entry(index_in(variant.board(), movers, others, us, them)))
+}
+
+/// Every position of the layers with stones in hand: (us, them, hands, value, distance).
+pub(crate) fn hand_positions<'a>(
+    variant: &'a Variant,
+    layers: &'a HandLayers,
+) -> impl Iterator<Item = (u32, u32, [u8; 2], Value, u32)> + 'a {
+    layers.values().flat_map(move |layer| {
+        layer_positions(variant.board().points(), layer.movers, layer.others)
+            .enumerate()
+            .map(move |(i, (us, them))| {
+                let (v, d) = layer.entry(i);
+                (us, them, layer.hands, v, d)
+            })
+    })
+}
+
 /// The index of (us, them) in the layer `movers` against `others`.
 fn index_in(board: Board, movers: usize, others: usize, us: u32, them: u32) -> usize {
     debug_assert_eq!(us.count_ones() as usize, movers);
@@ -596,42 +721,50 @@ pub fn mask(board: Board, points: &str) -> u32 {
         .fold(0, |acc, p| acc | (1 << p))
 }
 
-/// Solves the group of layers (a, b) and (b, a) (one layer when a == b). `solved(us, them)`
-/// gives the value code and distance of a position of a smaller, already solved layer.
-fn solve_group(
+/// Solves the group of layers (a, b) and (b, a) (one layer when a == b), with `hands` the
+/// stones in hand of the side with `a` and of the side with `b` (0 in the moving phase).
+/// `solved(us, them, hands)` gives the value code and distance of a position of a smaller,
+/// already solved layer.
+pub(crate) fn solve_group(
     variant: &Variant,
     a: usize,
     b: usize,
-    solved: impl Fn(u32, u32) -> (u8, u16) + Sync,
+    hands: [u8; 2],
+    solved: impl Fn(u32, u32, [u8; 2]) -> (u8, u16) + Sync,
 ) -> Vec<Layer> {
     let n = variant.board().points();
-    let shapes: Vec<LayerShape> = if a == b {
-        vec![LayerShape::new(n, a, a)]
+    let [ha, hb] = hands;
+    // Each layer's shape with its hands (the side to move's, the other's).
+    let shapes: Vec<(LayerShape, [u8; 2])> = if (a, ha) == (b, hb) {
+        vec![(LayerShape::new(n, a, a), [ha, ha])]
     } else {
-        vec![LayerShape::new(n, a, b), LayerShape::new(n, b, a)]
+        vec![
+            (LayerShape::new(n, a, b), [ha, hb]),
+            (LayerShape::new(n, b, a), [hb, ha]),
+        ]
     };
+    // Quiet moves from one layer lead into the other (or the same, when there is one).
+    let other = |l: usize| shapes.len() - 1 - l;
     // Group id = offset of the layer + index in the layer.
     let offsets: Vec<usize> = shapes
         .iter()
-        .scan(0, |acc, s| {
+        .scan(0, |acc, (s, _)| {
             let o = *acc;
             *acc += s.len();
             Some(o)
         })
         .collect();
-    let total: usize = shapes.iter().map(LayerShape::len).sum();
-    let which = |movers: usize| shapes.iter().position(|s| s.movers == movers).unwrap();
-    let group_id = |us: u32, them: u32| {
-        let l = which(us.count_ones() as usize);
-        offsets[l] + shapes[l].index(us, them)
-    };
-    let group_position = |id: usize| {
-        let l = if id >= offsets[shapes.len() - 1] {
+    let total: usize = shapes.iter().map(|(s, _)| s.len()).sum();
+    let layer_of = |id: usize| {
+        if id >= offsets[shapes.len() - 1] {
             shapes.len() - 1
         } else {
             0
-        };
-        shapes[l].position(id - offsets[l])
+        }
+    };
+    let group_position = |id: usize| {
+        let l = layer_of(id);
+        shapes[l].0.position(id - offsets[l])
     };
 
     let mut slots = vec![Slot::default(); total];
@@ -648,12 +781,14 @@ fn solve_group(
             .map(|(c, part)| {
                 let solved = &solved;
                 let group_position = &group_position;
+                let (shapes, layer_of) = (&shapes, &layer_of);
                 scope.spawn(move || {
                     let mut queue = Vec::new();
                     for (k, slot) in part.iter_mut().enumerate() {
                         let id = c * chunk + k;
                         let (us, them) = group_position(id);
-                        if let Some(d) = init_slot(slot, variant, us, them, solved) {
+                        let hands = shapes[layer_of(id)].1;
+                        if let Some(d) = init_slot(slot, variant, us, them, hands, solved) {
                             queue.push((d, id as u32));
                         }
                     }
@@ -684,7 +819,7 @@ fn solve_group(
         // First settle everything of this distance, so that a capture win at d is not
         // overtaken by a quiet win at d + 1 found while passing on this bucket. Collect what
         // is still to be passed on, with the block of the index its predecessors lie in.
-        let mut to_pass: Vec<(usize, u32, u32, bool)> = Vec::with_capacity(bucket.len());
+        let mut to_pass: Vec<(usize, u32, u32, bool, u8)> = Vec::with_capacity(bucket.len());
         for &id in &bucket {
             let slot = &mut slots[id as usize];
             if slot.value == UNKNOWN {
@@ -698,19 +833,20 @@ fn solve_group(
             debug_assert_eq!(slot.dist as usize, d);
             let won = slot.value == WIN;
             let (us, them) = group_position(id as usize);
-            // Every predecessor has `them` to move against `us`: one block of one layer.
-            let l = which(them.count_ones() as usize);
-            let block = offsets[l] + rank(us) * shapes[l].block;
-            to_pass.push((block, us, them, won));
+            // Every predecessor has `them` to move against `us`: one block of the other layer.
+            let here = layer_of(id as usize);
+            let l = other(here);
+            let block = offsets[l] + rank(us) * shapes[l].0.block;
+            to_pass.push((block, us, them, won, shapes[here].1[1]));
         }
         // The order of passing on does not matter for the result; block by block keeps each
         // block in cache.
         to_pass.sort_unstable_by_key(|&(block, ..)| block);
-        for (block, us, them, won) in to_pass {
-            quiet_predecessors(variant, us, them, |pu, pt| {
+        for (block, us, them, won, them_hand) in to_pass {
+            quiet_predecessors_with_hands(variant, us, them, them_hand, |pu, pt| {
                 debug_assert_eq!(pt, us);
                 let p = block + rank(squeeze(pu, us));
-                debug_assert_eq!(p, group_id(pu, pt));
+                debug_assert_eq!(group_position(p), (pu, pt));
                 let slot = &mut slots[p];
                 if slot.value != UNKNOWN {
                     return;
@@ -739,11 +875,12 @@ fn solve_group(
 
     // What was never resolved is a draw. Split the group into its layers.
     let mut layers = Vec::new();
-    for (l, shape) in shapes.iter().enumerate() {
+    for (l, (shape, hands)) in shapes.iter().enumerate() {
         let part = &slots[offsets[l]..offsets[l] + shape.len()];
         layers.push(Layer {
             movers: shape.movers,
             others: shape.others,
+            hands: *hands,
             entries: part
                 .iter()
                 .map(|s| {
@@ -783,7 +920,8 @@ fn init_slot(
     variant: &Variant,
     us: u32,
     them: u32,
-    solved: &impl Fn(u32, u32) -> (u8, u16),
+    hands: [u8; 2],
+    solved: &impl Fn(u32, u32, [u8; 2]) -> (u8, u16),
 ) -> Option<u16> {
     if line_decided(variant, us, them) == Some(Value::Win) {
         slot.value = WIN;
@@ -793,15 +931,16 @@ fn init_slot(
     let mut best_win: Option<u16> = None;
     let mut longest = 0u16;
     let mut draw = false;
-    successors(variant, us, them, |nu, nt, decisive| {
+    successors_with_hands(variant, us, them, hands, |nu, nt, next_hands, decisive| {
         if !decisive {
             quiet += 1;
             return;
         }
-        let (v, d) = if nu.count_ones() < 3 || variant.line_wins() {
+        let too_few = nu.count_ones() + next_hands[0] as u32 <= 2;
+        let (v, d) = if too_few || variant.line_wins() {
             (LOSS, 0) // the opponent is left with two stones, or a line won: the game is over
         } else {
-            solved(nu, nt)
+            solved(nu, nt, next_hands)
         };
         match v {
             LOSS => best_win = Some(best_win.map_or(d + 1, |w| w.min(d + 1))),

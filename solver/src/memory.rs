@@ -3,8 +3,8 @@
 use crate::placement::solve_key;
 use crate::progress::Progress;
 use crate::retro::{plies, solve_pair};
+use crate::solve::{placement_steps, Step};
 use crate::{key_of, key_slot, lost_already, Lookup, Probe, KEY_SLOTS};
-use morris_db::plan::placement_keys;
 use morris_db::plan::{plan, PlanRow};
 use morris_db::{Index, Key};
 use morris_engine::{Position, Rules};
@@ -38,7 +38,7 @@ impl Solution {
             keys: (0..KEY_SLOTS).map(|_| None).collect(),
         };
         for row in rows {
-            let solved = solve_pair(rules, row.keys[0], &sol, progress);
+            let solved = solve_pair(rules, &row.keys, &sol, progress);
             for (k, codes) in solved.keys {
                 sol.insert(k, codes);
             }
@@ -50,9 +50,18 @@ impl Solution {
     /// position reachable from the start can be looked up.
     pub fn solve_game(rules: &Rules, progress: &dyn Progress) -> Solution {
         let mut sol = Solution::solve_moving(rules, rules.stones, progress);
-        for key in placement_keys(rules, rules.stones) {
-            let codes = solve_key(rules, key, &sol, progress);
-            sol.insert(key, codes);
+        for step in placement_steps(rules, rules.stones) {
+            match step {
+                Step::Pair(keys) => {
+                    for (k, codes) in solve_pair(rules, &keys, &sol, progress).keys {
+                        sol.insert(k, codes);
+                    }
+                }
+                Step::Placement(key) => {
+                    let codes = solve_key(rules, key, &sol, progress);
+                    sol.insert(key, codes);
+                }
+            }
         }
         sol
     }

@@ -81,11 +81,14 @@ fn prefetch(cell: &AtomicU32) {
     crate::prefetch(cell as *const AtomicU32);
 }
 
-/// True for a move that does not stay in the pair: a capture (into a smaller pair), or a
-/// line that ends the game where a line wins.
+/// True for a move that does not stay in the pair: a capture (into a smaller pair), a line
+/// that ends the game where a line wins, or a placement (Lasker Morris: into a key with a
+/// stone fewer in hand).
 #[inline]
 fn leaves_pair(rules: &Rules, m: morris_engine::Move, next: &Position) -> bool {
-    m.capture().is_some() || (rules.line_wins() && rules.board().forms_line(next.them(), m.to()))
+    m.capture().is_some()
+        || m.from().is_none()
+        || (rules.line_wins() && rules.board().forms_line(next.them(), m.to()))
 }
 
 /// Sorts a list of slot numbers and removes duplicates in place.
@@ -124,6 +127,17 @@ impl Side {
         }
     }
 
+    /// The position of `(us, them)` in this key, with its stones in hand.
+    #[inline]
+    fn position(&self, us: Bitboard, them: Bitboard) -> Position {
+        Position::from_sides(
+            us,
+            them,
+            [self.key.us_hand, self.key.them_hand],
+            Color::White,
+        )
+    }
+
     fn chunks(&self) -> Vec<Range<u64>> {
         let n = self.index.size();
         (0..n.div_ceil(CHUNK))
@@ -157,11 +171,16 @@ struct Moves {
 }
 
 /// Solves the moving-phase pair of `key` (and its colour swap), reading captures from `lower`.
-pub fn solve_pair(rules: &Rules, key: Key, lower: &dyn Lookup, progress: &dyn Progress) -> Solved {
-    let mut keys = vec![key];
-    if key.swapped() != key {
-        keys.push(key.swapped());
-    }
+pub fn solve_pair(
+    rules: &Rules,
+    keys: &[Key],
+    lower: &dyn Lookup,
+    progress: &dyn Progress,
+) -> Solved {
+    assert!(
+        keys.len() == 1 || (keys.len() == 2 && keys[1] == keys[0].swapped()),
+        "a key, or a key and its colour swap: {keys:?}"
+    );
     let pair = Pair {
         rules: *rules,
         sides: keys.iter().map(|&k| Side::new(rules, k)).collect(),
@@ -208,10 +227,15 @@ pub fn solve_pair(rules: &Rules, key: Key, lower: &dyn Lookup, progress: &dyn Pr
 }
 
 impl Pair<'_> {
-    /// The side that quiet moves from side `s` lead into.
+    /// The side that quiet moves from side `s` lead into. `None` for a key solved without
+    /// its colour swap although they differ: a Lasker key whose side to move has no stone on
+    /// the board, which has no quiet move and which no reachable position slides into.
     #[inline]
-    fn other(&self, s: usize) -> usize {
-        (s + 1) % self.sides.len()
+    fn other(&self, s: usize) -> Option<usize> {
+        match self.sides.len() {
+            2 => Some(1 - s),
+            _ => (self.sides[0].key.swapped() == self.sides[0].key).then_some(0),
+        }
     }
 
     fn next_level(&self, from: u32) -> Option<u32> {
@@ -233,15 +257,11 @@ impl Pair<'_> {
         self.sides[s].waiting[(i >> CHUNK_BITS) as usize].fetch_add(1, Relaxed);
     }
 
-    /// Generates the moves of `(us, them)`: counts the quiet ones and reads the captures.
+    /// Generates the moves of `(us, them)` of side `s`: counts the quiet ones and reads the
+    /// others (captures, placements) from the keys solved before.
     #[inline]
-    fn moves(
-        &self,
-        us: Bitboard,
-        them: Bitboard,
-        mut quiet: impl FnMut(Bitboard, Bitboard),
-    ) -> Moves {
-        let pos = Position::from_sides(us, them, [0, 0], Color::White);
+    fn moves(&self, s: usize, us: Bitboard, them: Bitboard) -> Moves {
+        let pos = self.sides[s].position(us, them);
         let mut out = Moves {
             fastest_win: None,
             longest_capture: None,
@@ -267,7 +287,6 @@ impl Pair<'_> {
                 }
             } else {
                 out.quiet += 1;
-                quiet(next.us(), next.them());
             }
         });
         out
@@ -292,8 +311,9 @@ impl Pair<'_> {
         asymmetric_them: bool,
         children: &mut Vec<u64>,
     ) -> usize {
-        let (pu, pt) = self.sides[self.other(s)].index.unindex(p);
-        let pos = Position::from_sides(pu, pt, [0, 0], Color::White);
+        let parents = &self.sides[self.other(s).expect("a pair with quiet moves")];
+        let (pu, pt) = parents.index.unindex(p);
+        let pos = parents.position(pu, pt);
         // Every child's side to move is the parent's other side.
         let child_index = self.sides[s].index.with_us(pt);
         children.clear();
@@ -318,7 +338,7 @@ impl Pair<'_> {
     fn init(&self, s: usize, range: Range<u64>) {
         let side = &self.sides[s];
         side.index.for_each_class_in(range, |i, us, them| {
-            let m = self.moves(us, them, |_, _| {});
+            let m = self.moves(s, us, them);
             if let Some(w) = m.fastest_win {
                 self.decide(s, i, w);
             } else if m.quiet == 0 && !m.capture_draw {
@@ -334,7 +354,9 @@ impl Pair<'_> {
         if waiting.load(Relaxed) == 0 {
             return;
         }
-        let o = self.other(s);
+        let Some(o) = self.other(s) else {
+            return; // no position slides into this key
+        };
         let parents_side = &self.sides[o];
         let cells = parents_side.cells.as_slice();
         let target = code(d);
@@ -350,7 +372,7 @@ impl Pair<'_> {
             let asymmetric = self.asymmetric(us);
             let parent_index = parents_side.index.with_them(us);
             let first = batch.parents.len();
-            for_each_parent(&self.rules, us, them, |pu, _| {
+            for_each_parent(&self.rules, us, them, side.key.them_hand, |pu, _| {
                 batch.parents.push(parent_index.index(pu));
             });
             let mine = &mut batch.parents[first..];
@@ -380,7 +402,7 @@ impl Pair<'_> {
     /// Applies a batch of decided children to their parents (side other than `s`), whose
     /// cells were prefetched while the batch was gathered.
     fn update_parents(&self, s: usize, d: u32, batch: &mut Batch, children: &mut Vec<u64>) {
-        let o = self.other(s);
+        let o = self.other(s).expect("parents were found");
         let parents_side = &self.sides[o];
         let child_lost = d.is_multiple_of(2);
         for (k, &(asymmetric, first)) in batch.children.iter().enumerate() {
@@ -432,7 +454,7 @@ impl Pair<'_> {
                     if last {
                         // Every quiet move loses; the captures decide between loss and draw.
                         let (pu, pt) = parents_side.index.unindex(p);
-                        let m = self.moves(pu, pt, |_, _| {});
+                        let m = self.moves(o, pu, pt);
                         if !m.capture_draw {
                             let longest = m.longest_capture.map_or(d, |c| c.max(d));
                             self.decide(o, p, longest + 1);

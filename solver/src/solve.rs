@@ -43,10 +43,6 @@ pub enum SolveError {
     },
     /// The test hook stopped the run.
     Stopped,
-    /// A game this solver cannot build yet.
-    Unsupported {
-        what: &'static str,
-    },
 }
 
 impl fmt::Display for SolveError {
@@ -64,7 +60,6 @@ impl fmt::Display for SolveError {
                 )
             }
             SolveError::Stopped => write!(f, "stopped by MORRIS_STOP_AFTER_FILES"),
-            SolveError::Unsupported { what } => write!(f, "not supported yet: {what}"),
         }
     }
 }
@@ -92,8 +87,11 @@ pub struct Job {
 /// One unit of work, solved in memory and written as a whole.
 #[derive(Clone, Debug)]
 pub enum Step {
-    /// A moving-phase pair (one key when both sides have as many stones).
+    /// A key and its colour swap (one key when they are the same), solved together by
+    /// retrograde analysis as quiet moves lead from one to the other: a moving-phase pair, or
+    /// in Lasker Morris, where a player may move instead of placing, a pair with stones in hand.
     Pair(Vec<Key>),
+    /// A placement key, solved by one forward pass.
     Placement(Key),
 }
 
@@ -105,12 +103,18 @@ impl Step {
         }
     }
 
-    /// `5-4 + 4-5`, `5-5`, or a placement key `4-3-5-5`.
+    /// `5-4 + 4-5`, `5-5`, a placement key `4-3-5-5`, or a pair with stones in hand
+    /// `2-1-3-4 + 1-2-4-3`.
     pub fn name(&self) -> String {
         match self {
-            Step::Pair(keys) => keys
+            Step::Pair(keys) if keys[0].is_moving_phase() => keys
                 .iter()
                 .map(|k| format!("{}-{}", k.us, k.them))
+                .collect::<Vec<_>>()
+                .join(" + "),
+            Step::Pair(keys) => keys
+                .iter()
+                .map(Key::to_string)
                 .collect::<Vec<_>>()
                 .join(" + "),
             Step::Placement(k) => k.to_string(),
@@ -120,14 +124,42 @@ impl Step {
     /// The keys this step reads (solved by earlier steps).
     pub fn dependencies(&self, rules: &Rules) -> Vec<Key> {
         match self {
-            Step::Pair(keys) => keys
+            Step::Pair(keys) if keys[0].is_moving_phase() => keys
                 .iter()
                 .filter(|k| rules.line_captures() && k.them as u32 > rules.min_stones())
                 .map(|k| Key::moving(k.them - 1, k.us))
                 .collect(),
+            Step::Pair(keys) => {
+                let mut v: Vec<Key> = keys
+                    .iter()
+                    .flat_map(|&k| child_keys(rules, k))
+                    .filter(|k| !keys.contains(k))
+                    .collect();
+                v.sort_unstable();
+                v.dedup();
+                v
+            }
             Step::Placement(k) => child_keys(rules, *k),
         }
     }
+}
+
+/// The steps of the placement phase, children before parents: one per key, or where a player
+/// may move instead of placing (Lasker Morris), one per key and its colour swap.
+pub fn placement_steps(rules: &Rules, max_stones: u8) -> Vec<Step> {
+    let keys = placement_keys(rules, max_stones);
+    if !rules.place_or_move() {
+        return keys.into_iter().map(Step::Placement).collect();
+    }
+    // `placement_keys` puts a key beside its colour swap.
+    let mut steps: Vec<Step> = Vec::new();
+    for key in keys {
+        match steps.last_mut() {
+            Some(Step::Pair(pair)) if pair[0].swapped() == key => pair.push(key),
+            _ => steps.push(Step::Pair(vec![key])),
+        }
+    }
+    steps
 }
 
 /// The keys whose values a position of `key` and its moves read: the key itself, and where
@@ -148,11 +180,6 @@ pub fn reads(rules: &Rules, key: Key) -> Vec<Key> {
 
 /// Every step of a job, in dependency order.
 pub fn steps(rules: &Rules, job: &Job) -> Result<Vec<Step>, SolveError> {
-    if rules.place_or_move() && job.placement && job.only.is_none() {
-        return Err(SolveError::Unsupported {
-            what: "the placement phase of Lasker Morris (placing or moving at will makes its keys cyclic); its endgames solve with --moving-only",
-        });
-    }
     let mut steps: Vec<Step> = if rules.stones_move() {
         plan(rules, job.max_stones)
             .into_iter()
@@ -169,11 +196,7 @@ pub fn steps(rules: &Rules, job: &Job) -> Result<Vec<Step>, SolveError> {
             });
         }
     } else if job.placement {
-        steps.extend(
-            placement_keys(rules, job.max_stones)
-                .into_iter()
-                .map(Step::Placement),
-        );
+        steps.extend(placement_steps(rules, job.max_stones));
     }
     Ok(steps)
 }
@@ -228,7 +251,7 @@ pub fn solve(
         reset_peak_memory();
         let start = Instant::now();
         let solved: Vec<(Key, Vec<u16>)> = match &step {
-            Step::Pair(keys) => solve_pair(&rules, keys[0], store, observer).keys,
+            Step::Pair(keys) => solve_pair(&rules, keys, store, observer).keys,
             Step::Placement(key) => vec![(*key, solve_key(&rules, *key, store, observer))],
         };
         let seconds = start.elapsed().as_secs_f64();

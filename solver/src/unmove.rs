@@ -8,26 +8,34 @@
 //! Dara refuses moves that make an overline (four in a row); such a move completes a line
 //! through its stone as well, so the test that leaves out line-forming moves leaves these out
 //! too, and every quiet move is legal.
+//!
+//! In Lasker Morris a pair may hold stones in hand: its quiet moves are the slides, a
+//! placement leaving the pair as a capture does. There a mill can also be closed against a
+//! side with no stone on the board: nothing to take, so that slide is quiet.
 
 use morris_engine::movegen::can_fly;
 use morris_engine::{Bitboard, Rules};
 
 /// Calls `f(parent_us, parent_them)` for every position, seen from its side to move, from which
-/// the owner of `them` reached `(us, them)` by a quiet move (slide, or fly at three stones).
+/// the owner of `them` (with `them_hand` stones in hand) reached `(us, them)` by a quiet move
+/// (slide, or fly at three stones).
 #[inline]
 pub fn for_each_parent(
     rules: &Rules,
     us: Bitboard,
     them: Bitboard,
+    them_hand: u8,
     mut f: impl FnMut(Bitboard, Bitboard),
 ) {
     let board = rules.board();
     let empty = board.all() - us - them;
-    let fly = can_fly(rules, them, 0);
+    let fly = can_fly(rules, them, them_hand);
+    // Whether a line made by the mover took a stone, ended the game, or was refused.
+    let lines_leave = rules.line_wins() || !us.is_empty() || rules.overlines_refused();
     for to in them {
         // A stone that arrived on `to` and completes a line there would have captured (or,
         // where a line wins, ended the game; or in Dara been refused as an overline).
-        if board.forms_line(them, to) {
+        if lines_leave && board.forms_line(them, to) {
             continue;
         }
         let rest = them.without(to);
@@ -76,11 +84,17 @@ mod tests {
         (us, them)
     }
 
-    fn quiet_children(rules: &Rules, us: Bitboard, them: Bitboard) -> Vec<(Bitboard, Bitboard)> {
-        let pos = Position::from_sides(us, them, [0, 0], Color::White);
+    /// The quiet moves of `(us, them)` with `hands` (ours, theirs): slides that take nothing.
+    fn quiet_children(
+        rules: &Rules,
+        us: Bitboard,
+        them: Bitboard,
+        hands: [u8; 2],
+    ) -> Vec<(Bitboard, Bitboard)> {
+        let pos = Position::from_sides(us, them, hands, Color::White);
         let mut v = Vec::new();
         for_each_move(&pos, rules, |m| {
-            if m.capture().is_none() {
+            if m.capture().is_none() && m.from().is_some() {
                 let n = pos.play(m);
                 v.push((n.us(), n.them()));
             }
@@ -88,21 +102,28 @@ mod tests {
         v
     }
 
-    /// Un-moves are exactly the inverse of the forward quiet moves.
-    fn check_inverse(rules: &Rules, us: Bitboard, them: Bitboard) -> Result<(), TestCaseError> {
+    /// Un-moves are exactly the inverse of the forward quiet moves, `hands` being the stones
+    /// in hand of the side to move and of the other side.
+    fn check_inverse(
+        rules: &Rules,
+        us: Bitboard,
+        them: Bitboard,
+        hands: [u8; 2],
+    ) -> Result<(), TestCaseError> {
+        let [ours, theirs] = hands;
         // Forward: every quiet child lists this position among its parents.
-        for (cu, ct) in quiet_children(rules, us, them) {
+        for (cu, ct) in quiet_children(rules, us, them, hands) {
             let mut found = 0;
-            for_each_parent(rules, cu, ct, |pu, pt| {
+            for_each_parent(rules, cu, ct, ours, |pu, pt| {
                 found += (pu == us && pt == them) as u32
             });
             prop_assert_eq!(found, 1);
         }
         // Backward: every parent has this position among its quiet children, once.
         let mut parents = Vec::new();
-        for_each_parent(rules, us, them, |pu, pt| parents.push((pu, pt)));
+        for_each_parent(rules, us, them, theirs, |pu, pt| parents.push((pu, pt)));
         for (pu, pt) in parents {
-            let n = quiet_children(rules, pu, pt)
+            let n = quiet_children(rules, pu, pt, [theirs, ours])
                 .iter()
                 .filter(|&&c| c == (us, them))
                 .count();
@@ -116,7 +137,23 @@ mod tests {
         fn unmoves_invert_quiet_moves(seed in any::<u64>(), m in 3u32..=9, o in 3u32..=9, flying in any::<bool>()) {
             let rules = Rules { flying, ..Rules::nine() };
             let (us, them) = sets(&rules, seed, m, o);
-            check_inverse(&rules, us, them)?;
+            check_inverse(&rules, us, them, [0, 0])?;
+        }
+
+        /// Lasker Morris: stones in hand on either side, few stones on the board (a side may
+        /// have none, and then a mill against it takes nothing), flying only without a hand.
+        #[test]
+        fn lasker_unmoves_invert_quiet_moves(
+            seed in any::<u64>(),
+            m in 0u32..=10,
+            o in 0u32..=10,
+            hands in (0u8..=4, 0u8..=4),
+        ) {
+            // Below three stones on board and in hand a side has lost: no key holds that.
+            prop_assume!(m + hands.0 as u32 >= 3 && o + hands.1 as u32 >= 3);
+            let rules = Rules::standard(Game::Lasker);
+            let (us, them) = sets(&rules, seed, m, o);
+            check_inverse(&rules, us, them, [hands.0, hands.1])?;
         }
     }
 
@@ -129,7 +166,7 @@ mod tests {
         fn dara_unmoves_invert_quiet_moves(seed in any::<u64>(), m in 3u32..=12, o in 3u32..=12) {
             let rules = Rules::standard(Game::Dara);
             let (us, them) = sets(&rules, seed, m, o);
-            check_inverse(&rules, us, them)?;
+            check_inverse(&rules, us, them, [0, 0])?;
         }
     }
 }

@@ -36,11 +36,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         println!("Moving phase (no stones in hand):");
         print!("{}", render(&moving));
     }
-    if rules.place_or_move() && !args.moving_only {
-        println!(
-            "Placement phase: not solvable yet (placing or moving at will makes its keys cyclic)"
-        );
-    } else if !args.moving_only {
+    if !args.moving_only {
         let placement = placement_plan(&rules, max, moving.len() + 1);
         if !moving.is_empty() {
             println!();
@@ -54,6 +50,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
             println!(
                 "Placement phase (stones in hand, each key read from the keys it leads into):"
             );
+            if rules.place_or_move() {
+                println!("(a player may slide instead of placing: a key and its colour swap are solved together, by retrograde analysis)");
+            }
             print!("{}", render(&placement));
         }
     }

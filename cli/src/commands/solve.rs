@@ -102,9 +102,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let result = solve(&mut store, &job, &report);
     bars.finish();
     let reports = result.map_err(|e| match e {
-        SolveError::MissingDependency { .. }
-        | SolveError::NotInPlan { .. }
-        | SolveError::Unsupported { .. } => Failure::input(e),
+        SolveError::MissingDependency { .. } | SolveError::NotInPlan { .. } => Failure::input(e),
         e => Failure::failed(e),
     })?;
     let solved = reports.iter().filter(|r| r.solved).count();
