@@ -170,7 +170,9 @@ struct Moves {
     quiet: u32,
 }
 
-/// Solves the moving-phase pair of `key` (and its colour swap), reading captures from `lower`.
+/// Solves a key with its colour swap (`keys`: both, or one when the two are the same or no
+/// quiet move joins them), reading the moves that leave the pair (captures, placements) from
+/// `lower`.
 pub fn solve_pair(
     rules: &Rules,
     keys: &[Key],
