@@ -42,10 +42,13 @@ const CHUNK: u64 = 1 << CHUNK_BITS;
 /// Longest distance a pair can hold (codes are u16; real games stay far below).
 const MAX_LEVEL: usize = 1 << 14;
 
-/// A slot's cell: the code in the low 16 bits, the counter above. One word per slot, so that
-/// the random accesses of propagation touch one cache line per parent.
+/// A slot's cell: the code in the low 16 bits, the counter in the next 8, the number of quiet
+/// moves in the top 8 (written by the initial pass). One word per slot, so that the random
+/// accesses of propagation touch one cache line per parent.
 const CODE: u32 = 0xffff;
 const COUNT_ONE: u32 = 1 << 16;
+const COUNT: u32 = 0xff << 16;
+const QUIET_SHIFT: u32 = 24;
 
 /// A code for a decided slot.
 #[inline]
@@ -103,8 +106,9 @@ fn distinct(v: &mut Vec<u64>) -> &[u64] {
 struct Side {
     key: Key,
     index: Index,
-    /// Per slot: the code (low 16 bits) and the counter (bits 16..24): 0 until the first
-    /// decrement, then the child classes not yet known won, plus one.
+    /// Per slot: the code (low 16 bits), the counter (bits 16..24): 0 until the first
+    /// decrement, then the child classes not yet known won, plus one; and the number of quiet
+    /// moves (bits 24..32).
     cells: Cells,
     /// Per chunk: slots decided and not yet propagated (chunks at 0 are skipped by scans).
     waiting: Vec<AtomicU32>,
@@ -302,17 +306,11 @@ impl Pair<'_> {
     }
 
     /// The number of distinct classes the quiet moves of parent slot `p` (of the side other
-    /// than `s`) lead to, in side `s`. When no symmetry fixes the parent's non-moving stones,
-    /// two different moves can never lead to the same class (a symmetry taking one child to
-    /// the other would have to fix those stones), so counting the moves is enough and no
-    /// child needs indexing.
-    fn child_classes(
-        &self,
-        s: usize,
-        p: u64,
-        asymmetric_them: bool,
-        children: &mut Vec<u64>,
-    ) -> usize {
+    /// than `s`) lead to, in side `s`, each child indexed. Only needed where a symmetry fixes
+    /// the parent's non-moving stones: otherwise two different moves can never lead to the
+    /// same class (a symmetry taking one child to the other would have to fix those stones),
+    /// and the number of quiet moves, counted by the initial pass, is the answer.
+    fn child_classes(&self, s: usize, p: u64, children: &mut Vec<u64>) -> usize {
         let parents = &self.sides[self.other(s).expect("a pair with quiet moves")];
         let (pu, pt) = parents.index.unindex(p);
         let pos = parents.position(pu, pt);
@@ -320,19 +318,12 @@ impl Pair<'_> {
         let child_index = self.sides[s].index.with_us(pt);
         children.clear();
         for_each_move(&pos, &self.rules, |m| {
-            if !leaves_pair(&self.rules, m, &pos.play(m)) {
-                if asymmetric_them {
-                    children.push(0);
-                } else {
-                    children.push(child_index.index(pos.play(m).them()));
-                }
+            let next = pos.play(m);
+            if !leaves_pair(&self.rules, m, &next) {
+                children.push(child_index.index(next.them()));
             }
         });
-        if asymmetric_them {
-            children.len()
-        } else {
-            distinct(children).len()
-        }
+        distinct(children).len()
     }
 
     /// Decides what the moves alone decide: wins by capture (tentative: a quiet move into a
@@ -345,6 +336,9 @@ impl Pair<'_> {
                 self.decide(s, i, w);
             } else if m.quiet == 0 && !m.capture_draw {
                 self.decide(s, i, m.longest_capture.map_or(0, |p| p + 1));
+            } else {
+                // Kept for the first decrement, which would otherwise generate the moves again.
+                side.cells.as_slice()[i as usize].store(m.quiet << QUIET_SHIFT, Relaxed);
             }
         });
     }
@@ -434,13 +428,17 @@ impl Pair<'_> {
                         if w & CODE != 0 {
                             break false; // decided already
                         }
-                        if w == 0 {
-                            // First decrement: count the parent's child classes now.
-                            let n = self.child_classes(s, p, asymmetric, children);
+                        if w & COUNT == 0 {
+                            // First decrement: set the counter to the parent's child classes.
+                            let n = if asymmetric {
+                                (w >> QUIET_SHIFT) as usize
+                            } else {
+                                self.child_classes(s, p, children)
+                            };
                             assert!(n < 255, "more child classes than a counter holds");
                             let _ = cell.compare_exchange(
-                                0,
-                                (n as u32 + 1) * COUNT_ONE,
+                                w,
+                                w | (n as u32 + 1) * COUNT_ONE,
                                 Relaxed,
                                 Relaxed,
                             );
@@ -450,7 +448,7 @@ impl Pair<'_> {
                             .compare_exchange_weak(w, w - COUNT_ONE, Relaxed, Relaxed)
                             .is_ok()
                         {
-                            break w >> 16 == 2;
+                            break w & COUNT == 2 * COUNT_ONE;
                         }
                     };
                     if last {
