@@ -438,7 +438,7 @@ impl Pair<'_> {
                             assert!(n < 255, "more child classes than a counter holds");
                             let _ = cell.compare_exchange(
                                 w,
-                                w | (n as u32 + 1) * COUNT_ONE,
+                                w | ((n as u32 + 1) * COUNT_ONE),
                                 Relaxed,
                                 Relaxed,
                             );
