@@ -52,15 +52,19 @@ pub fn run(args: Args) -> Result<(), Failure> {
     for key in keys {
         open_all(&mut store, &reads(&rules, key), max)?;
         bars.begin(&key.to_string());
+        let start = std::time::Instant::now();
         let r = verify_key(&rules, key, &store, args.limit, &bars);
+        let seconds = start.elapsed().as_secs_f64();
         bars.done(1);
         bars.println(&format!(
-            "{key}: {} classes checked, {} mismatches",
+            "{key}: {} classes checked, {} mismatches ({seconds:.1} s, {:.2} M classes/s)",
             thousands(r.checked),
-            r.mismatch_count
+            r.mismatch_count,
+            r.checked as f64 / seconds.max(1e-9) / 1e6
         ));
         for m in &r.mismatches {
-            let pos = Position::from_sides(m.us, m.them, [0, 0], Color::White);
+            let hands = [key.us_hand, key.them_hand];
+            let pos = Position::from_sides(m.us, m.them, hands, Color::White);
             let show = |p: Option<u32>| {
                 p.map_or("draw".to_string(), |p| {
                     format!("{} in {p}", morris_solver::value::value_of(Some(p)))
