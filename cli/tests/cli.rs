@@ -222,6 +222,13 @@ fn lasker_is_solved_from_the_start() {
     assert!(stdout(&o).contains("a1-d1"), "{}", stdout(&o));
     assert!(lasker(&["verify"]).status.success());
     let _ = std::fs::remove_dir_all(&dir);
+    // Without the keys with stones in hand, a query names the missing file and the command
+    // that builds it (no search: there, positions can repeat).
+    assert!(lasker(&["solve", "--moving-only"]).status.success());
+    let o = lasker(&["query", "W:a1,a4 B:g7 w 1 2"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("morris solve"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -118,7 +118,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
         let most = (key.us + key.us_hand).max(key.them + key.them_hand);
         let placement_missing =
             !key.is_moving_phase() && keys.iter().any(|&k| !store.path(k).exists());
-        if placement_missing && args.turns_left.is_none() {
+        // The search relies on placements never repeating a position; where a player may
+        // slide instead of placing (Lasker) they can, so there the databases are required.
+        if placement_missing && args.turns_left.is_none() && !rules.place_or_move() {
             return search_fallback(&args, &rules, &pos, store);
         }
         open_all(&mut store, &keys, most)?;
