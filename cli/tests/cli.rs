@@ -231,6 +231,41 @@ fn lasker_is_solved_from_the_start() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A damaged entry of a placement key, rewritten with a valid checksum: verify fails and
+/// prints the position with the key's stones in hand.
+#[test]
+fn verify_reports_a_damaged_placement_entry() {
+    use morris_db::format::{Table, Writer};
+    use morris_db::Key;
+    let dir = scratch("damaged");
+    let d = dir.to_str().unwrap();
+    assert!(morris(&["solve", "--db", d, "--stones", "3"])
+        .status
+        .success());
+    let rules = morris_engine::Rules {
+        stones: 3,
+        ..morris_engine::Rules::nine()
+    };
+    let key = Key::new(2, 3, 1, 0);
+    let path = dir.join("nine-s3-2-3-1-0.mdb");
+    let mut entries = Table::open(&path, rules, key).unwrap().entries().to_vec();
+    // A decided entry, moved two plies further (same value, wrong distance).
+    let slot = entries.iter().position(|&b| b != 0 && b < 200).unwrap();
+    entries[slot] += 2;
+    let mut w = Writer::create(&path, rules, key).unwrap();
+    w.push_raw(&entries).unwrap();
+    w.finish().unwrap();
+    let o = morris(&["verify", "--db", d, "--stones", "3"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let line = stdout(&o)
+        .lines()
+        .find(|l| l.starts_with(&format!("  slot {slot} ")))
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("slot {slot} not reported: {}", stdout(&o)));
+    assert!(line.contains(" w 1 0: stored "), "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn play_reasks_bad_moves_and_plays_perfectly() {
     let dir = scratch("play");
