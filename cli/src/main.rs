@@ -61,7 +61,19 @@ impl Failure {
     }
 }
 
+/// A reader that stops reading (`morris query ... | head`) ends the process quietly, as it
+/// does other command-line tools, instead of a panic on the next failed print.
+#[cfg(unix)]
+fn default_sigpipe() {
+    // SAFETY: restoring the default action of a signal, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Show(a) => commands::show::run(a),

@@ -266,6 +266,104 @@ fn verify_reports_a_damaged_placement_entry() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Runs `play` with `input` typed in.
+fn play_with(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .arg("play")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// The draw rules of `play`: plies without a capture, and threefold repetition.
+#[test]
+fn play_declares_draws_by_rule() {
+    let dir = scratch("draw-rules");
+    let d = dir.to_str().unwrap();
+    assert!(morris(&["solve", "--db", d, "--stones", "3"])
+        .status
+        .success());
+    // Black (flying) moves a4-a1, capturing nothing: with a limit of 1 the game ends there.
+    let o = play_with(
+        &[
+            "--db",
+            d,
+            "--stones",
+            "3",
+            "--as",
+            "black",
+            "--moves-without-capture",
+            "1",
+            "--position",
+            "W:d7,g1,g7 B:a4,d5,g4 b 0 0",
+        ],
+        "a4-a1\n",
+    );
+    assert!(
+        stdout(&o).contains("game over: draw, 1 plies without a capture"),
+        "{}",
+        stdout(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // Three Men's Morris, a drawn position: White shuttles c1-c2 and back, and the perfect
+    // player answers b2-b1 and back; the position comes a third time.
+    let o = morris(&["solve", "--db", d, "--game", "three"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = play_with(
+        &[
+            "--db",
+            d,
+            "--game",
+            "three",
+            "--position",
+            "W:a1,a3,c1 B:a2,b2,c3 w 0 0",
+        ],
+        "c1-c2\nc2-c1\nc1-c2\nc2-c1\n",
+    );
+    let out = stdout(&o);
+    assert_eq!(out.matches("Black plays b2-b1").count(), 2, "{out}");
+    assert!(
+        out.contains("game over: draw by threefold repetition"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A reader that closes the pipe early ends the command quietly.
+#[test]
+fn closed_pipe_is_quiet() {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["moves", "startpos"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // nobody reads
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!status.success() || err.is_empty(), "{err}");
+}
+
 #[test]
 fn play_reasks_bad_moves_and_plays_perfectly() {
     let dir = scratch("play");
