@@ -4,9 +4,14 @@
 //! Six Men's Morris). Every moving-phase position with 3..=N stones a side, and every
 //! placement position reachable from the start, must have the same value and distance.
 
+// The engine's tests' bridge to the reference (`variant`: the reference's name for rules).
+#[path = "../../engine/tests/common/mod.rs"]
+mod common;
+
+use common::variant;
 use morris_db::Key;
 use morris_engine::{Bitboard, Color, Game, Position, Rules};
-use morris_reference::{GameSolution, Value, Variant};
+use morris_reference::{GameSolution, Value};
 use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
 use morris_solver::{key_of, lost_already, Lookup};
@@ -24,25 +29,6 @@ fn color(c: morris_reference::Color) -> Color {
     match c {
         morris_reference::Color::White => Color::White,
         morris_reference::Color::Black => Color::Black,
-    }
-}
-
-/// The reference's name for `rules`.
-fn variant(rules: &Rules) -> Variant {
-    use morris_reference::Game as G;
-    let game = match rules.game {
-        Game::Nine => G::Nine,
-        Game::Twelve => G::Twelve,
-        Game::Six => G::Six,
-        Game::Lasker => G::Lasker,
-        Game::Three => G::Three,
-        Game::TicTacToe => G::TicTacToe,
-        Game::Dara => panic!("the reference does not play the grid game"),
-    };
-    Variant {
-        game,
-        stones: rules.stones,
-        flying: rules.flying,
     }
 }
 

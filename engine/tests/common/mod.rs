@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests: the bridge between the engine and the independent
+//! Helpers shared by the integration tests (the engine's, and the solver's comparison with the
+//! reference, which includes this file): the bridge between the engine and the independent
 //! reference implementation (`morris-reference`), which knows every game but the grid game.
 
 #![allow(dead_code)]
