@@ -18,6 +18,10 @@ pub struct RuleArgs {
     /// Stones per player, for reduced games (default: the game's own number)
     #[arg(long, value_name = "N")]
     pub stones: Option<u8>,
+    /// The no-capture draw rule: the game is drawn after N plies in a row without a capture
+    /// or a placement (a winning ply still wins); its own tables, beside the plain ones
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub moves_without_capture: Option<u16>,
 }
 
 fn parse_game(s: &str) -> Result<Game, String> {
@@ -38,6 +42,12 @@ impl RuleArgs {
             r.stones = n;
         }
         r
+    }
+
+    /// The tables these options name: the plain game, or the no-capture rule.
+    pub fn metric(&self) -> morris_db::Metric {
+        self.moves_without_capture
+            .map_or(morris_db::Metric::Plain, morris_db::Metric::NoCapture)
     }
 }
 

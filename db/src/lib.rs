@@ -11,14 +11,16 @@ pub mod format;
 mod huge;
 pub mod index;
 pub mod key;
+pub mod outcome;
 pub mod patterns;
 pub mod plan;
 pub mod symmetry;
 mod tables;
 
-pub use format::{DbError, Entry, Outcome, Table, Value, Writer};
+pub use format::{DbError, Entry, Metric, Table, Writer};
 pub use index::{slots, Fixed, Index};
 pub use key::{Key, KeyParseError};
+pub use outcome::{Category, Outcome, Value};
 pub use plan::{plan, PlanRow};
 pub use symmetry::classes;
 

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use morris_engine::Rules;
 
-use crate::format::{file_name, HEADER_LEN};
+use crate::format::{file_name, Metric, HEADER_LEN};
 use crate::index::slots;
 use crate::key::Key;
 use crate::symmetry::classes;
@@ -141,7 +141,10 @@ pub fn plan(rules: &Rules, max_stones: u8) -> Vec<PlanRow> {
                 .sum();
             PlanRow {
                 step: n + 1,
-                files: keys.iter().map(|&k| file_name(rules, k)).collect(),
+                files: keys
+                    .iter()
+                    .map(|&k| file_name(rules, Metric::Plain, k))
+                    .collect(),
                 keys,
                 slots,
                 classes,
@@ -246,7 +249,7 @@ pub fn placement_plan(rules: &Rules, max_stones: u8, first_step: usize) -> Vec<P
             let read: u64 = depends_on.iter().map(|&k| file_bytes(rules, k)).sum();
             PlanRow {
                 step: first_step + n,
-                files: vec![file_name(rules, key)],
+                files: vec![file_name(rules, Metric::Plain, key)],
                 keys: vec![key],
                 slots,
                 classes: classes(board, key),

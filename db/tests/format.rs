@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use morris_db::format::info::{inspect, render};
 use morris_db::format::{
-    file_name, write_table, Checks, DbError, Entry, Outcome, Table, Value, Writer, HEADER_LEN,
+    file_name, write_table, Checks, DbError, Encoding, Entry, Metric, Table, Writer, HEADER_LEN,
 };
-use morris_db::{slots, Key};
+use morris_db::{slots, Key, Outcome, Value};
 use morris_engine::Rules;
 
 /// A fresh directory per test, removed when dropped.
@@ -33,7 +33,7 @@ const KEY: Key = Key::moving(3, 3);
 /// A deterministic outcome per slot, with a few distances past the byte range.
 fn outcome_of(i: u64) -> Outcome {
     match i % 1000 {
-        0 => Outcome::DRAW,
+        0 => Outcome::Draw,
         7 => Outcome::in_plies(254 + (i / 1000 % 300) as u32),
         13 => Outcome::in_plies(65_535),
         r => Outcome::in_plies((r % 200) as u32),
@@ -42,7 +42,7 @@ fn outcome_of(i: u64) -> Outcome {
 
 fn write_sample(dir: &Path) -> PathBuf {
     let rules = Rules::nine();
-    let path = dir.join(file_name(&rules, KEY));
+    let path = dir.join(file_name(&rules, Metric::Plain, KEY));
     let mut w = Writer::create(&path, rules, KEY).unwrap();
     for i in 0..slots(rules.board(), KEY) {
         w.push(outcome_of(i)).unwrap();
@@ -70,19 +70,87 @@ fn round_trip_with_overflow() {
     assert_eq!(fs::read_dir(&dir.0).unwrap().count(), 1);
 }
 
+/// A distance to zeroing per slot (no parity), some past the byte's range.
+fn zeroing_of(i: u64) -> Outcome {
+    match i % 7 {
+        0 => Outcome::Draw,
+        1 => Outcome::Win((i / 7 % 300) as u32),
+        _ => Outcome::Loss((i / 7 % 150) as u32),
+    }
+}
+
+#[test]
+fn rule_tables_round_trip_and_are_told_apart() {
+    let dir = TempDir::new("rule");
+    let rules = Rules::nine();
+    let n = slots(rules.board(), KEY);
+    let metric = Metric::NoCapture(50);
+    let path = dir.0.join(file_name(&rules, metric, KEY));
+    assert!(path.to_str().unwrap().ends_with("nine-nc50-3-3-0-0.mdb"));
+    let mut w = Writer::create_with(&path, rules, metric, Encoding::ZeroingByte, KEY).unwrap();
+    for i in 0..n {
+        w.push(zeroing_of(i)).unwrap();
+    }
+    w.finish().unwrap();
+    let t = Table::open_with(&path, rules, metric, KEY, Checks::default()).unwrap();
+    assert!(t.header().overflow > 0);
+    for i in 0..n {
+        assert_eq!(t.outcome(i), zeroing_of(i), "slot {i}");
+    }
+    // Opened as the plain table, or under another limit: refused.
+    for other in [Metric::Plain, Metric::NoCapture(100)] {
+        let err = Table::open_with(&path, rules, other, KEY, Checks::default()).unwrap_err();
+        assert!(matches!(err, DbError::WrongMetric { .. }), "{err}");
+        assert!(err.to_string().contains("N = 50"), "{err}");
+    }
+
+    // Two bits a slot: values only, read back at distance 1.
+    let key = Key::new(3, 3, 1, 0);
+    let n = slots(rules.board(), key);
+    let path = dir.0.join(file_name(&rules, metric, key));
+    let mut w = Writer::create_with(&path, rules, metric, Encoding::Wdl2, key).unwrap();
+    for i in 0..n {
+        w.push(zeroing_of(i)).unwrap();
+    }
+    w.finish().unwrap();
+    assert_eq!(fs::metadata(&path).unwrap().len(), 64 + n.div_ceil(4));
+    let t = Table::open_with(&path, rules, metric, key, Checks::default()).unwrap();
+    for i in 0..n {
+        let want = match zeroing_of(i).value() {
+            Value::Win => Outcome::Win(1),
+            Value::Draw => Outcome::Draw,
+            Value::Loss => Outcome::Loss(1),
+        };
+        assert_eq!(t.outcome(i), want, "slot {i}");
+    }
+    // A pattern no writer makes is caught by the full check, the checksum patched to match.
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[HEADER_LEN] |= 3;
+    let sum = xxhash_rust::xxh3::xxh3_64(&bytes[HEADER_LEN..]);
+    bytes[40..48].copy_from_slice(&sum.to_le_bytes());
+    fs::write(&path, &bytes).unwrap();
+    let err = Table::open_with(&path, rules, metric, key, Checks::default()).unwrap_err();
+    assert!(matches!(err, DbError::BadEntries { .. }), "{err}");
+}
+
 #[test]
 fn raw_entries_with_explicit_overflow() {
     let dir = TempDir::new("raw");
     let rules = Rules::nine();
     let n = slots(rules.board(), KEY) as usize;
     let mut entries: Vec<u8> = (0..n)
-        .map(|i| Entry::encode(outcome_of(i as u64)).0)
+        .map(|i| {
+            Entry::encode(Encoding::DistanceByte, outcome_of(i as u64))
+                .unwrap()
+                .0
+                 .0
+        })
         .collect();
     let overflow: Vec<(u64, u16)> = (0..n as u64)
         .filter(|&i| entries[i as usize] == 255)
         .map(|i| (i, outcome_of(i).plies().unwrap() as u16))
         .collect();
-    let path = dir.0.join(file_name(&rules, KEY));
+    let path = dir.0.join(file_name(&rules, Metric::Plain, KEY));
     write_table(&path, rules, KEY, &entries, &overflow).unwrap();
     let t = Table::open(&path, rules, KEY).unwrap();
     assert_eq!(t.entries(), &entries[..]);
@@ -100,7 +168,7 @@ fn raw_entries_with_explicit_overflow() {
 fn writer_dropped_before_finish_leaves_nothing() {
     let dir = TempDir::new("dropped");
     let rules = Rules::nine();
-    let path = dir.0.join(file_name(&rules, KEY));
+    let path = dir.0.join(file_name(&rules, Metric::Plain, KEY));
     {
         let mut w = Writer::create(&path, rules, KEY).unwrap();
         w.push_raw(&[1, 2, 3]).unwrap();
@@ -239,7 +307,7 @@ fn checksum_check_can_be_skipped() {
     bytes[HEADER_LEN + 5] ^= 1;
     fs::write(&path, &bytes).unwrap();
     let fast = Checks { checksum: false };
-    let t = Table::open_with(&path, Rules::nine(), KEY, fast).unwrap();
+    let t = Table::open_with(&path, Rules::nine(), Metric::Plain, KEY, fast).unwrap();
     assert!(matches!(t.verify(), Err(DbError::ChecksumMismatch { .. })));
 }
 

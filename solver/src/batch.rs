@@ -5,8 +5,8 @@
 //! sub-database of up to a GiB. Positions are therefore taken in batches: every child of the
 //! batch is probed (located, its load started) before any is read, so that the loads overlap.
 
-use crate::value::evaluate;
-use crate::{Lookup, Probe};
+use crate::value::{evaluate, Outcome};
+use crate::{Located, Lookup};
 use core::ops::Range;
 use morris_db::plan::child_keys;
 use morris_db::{Fixed, Index, Key};
@@ -37,14 +37,14 @@ impl<'a> Targets<'a> {
 }
 
 /// Evaluates every position of `range` of `index` (holes skipped) by the minimax rule over its
-/// children's stored values, in batches, and calls `f(slot, position, plies)` for each.
+/// children's stored values, in batches, and calls `f(slot, position, outcome)` for each.
 pub(crate) fn evaluate_range(
     rules: &Rules,
     index: &Index,
     range: Range<u64>,
     children: &dyn Lookup,
     targets: &Targets,
-    mut f: impl FnMut(u64, &Position, Option<u32>),
+    mut f: impl FnMut(u64, &Position, Outcome),
 ) {
     let key = index.key();
     let mut batch = Batch::default();
@@ -66,8 +66,8 @@ pub(crate) fn evaluate_range(
 struct Batch {
     /// Per position: its slot, the position, and where its probes end.
     positions: Vec<(u64, Position, usize)>,
-    probes: Vec<Probe>,
-    values: Vec<Option<u32>>,
+    probes: Vec<Located>,
+    values: Vec<Outcome>,
 }
 
 impl Batch {
@@ -114,13 +114,13 @@ impl Batch {
         self.positions.push((slot, pos, self.probes.len()));
     }
 
-    /// Reads the probes and calls `f(slot, position, plies)` for every position, by the
-    /// minimax rule (`None` for a draw); empties the batch.
+    /// Reads the probes and calls `f(slot, position, outcome)` for every position, by the
+    /// minimax rule; empties the batch.
     fn evaluate(
         &mut self,
         rules: &Rules,
         children: &dyn Lookup,
-        mut f: impl FnMut(u64, &Position, Option<u32>),
+        mut f: impl FnMut(u64, &Position, Outcome),
     ) {
         let mut begin = 0;
         for &(slot, pos, end) in &self.positions {

@@ -3,6 +3,7 @@
 
 mod batch;
 mod cells;
+pub mod exits;
 pub mod memory;
 pub mod placement;
 pub mod progress;
@@ -12,11 +13,12 @@ pub mod search;
 pub mod solve;
 pub mod stats;
 pub mod store;
+pub mod tablebase;
 pub mod unmove;
 pub mod value;
 pub mod verify;
 
-use morris_db::{Index, Key};
+use morris_db::{Index, Key, Outcome};
 use morris_engine::Position;
 
 /// A source of solved values: the smaller sub-databases a capture leads into while a pair is
@@ -27,11 +29,10 @@ use morris_engine::Position;
 /// their memory loads overlap, instead of waiting for each in turn.
 pub trait Lookup: Sync {
     /// Locates a position's stored value and asks the processor to start loading it.
-    fn probe(&self, pos: &Position) -> Probe;
+    fn probe(&self, pos: &Position) -> Located;
 
-    /// The value a probe located: the distance in plies to the end of the game, or `None` for
-    /// a draw.
-    fn read(&self, probe: Probe) -> Option<u32>;
+    /// The value a probe located.
+    fn read(&self, probe: Located) -> Outcome;
 
     /// The index of a solved key, for a caller that computes many slots of one key itself
     /// (with one side fixed: [`Index::with_us`]), then probes them with
@@ -43,14 +44,14 @@ pub trait Lookup: Sync {
     /// Locates slot `slot` of `key` (a key [`index_of`](Lookup::index_of) gave the index of)
     /// and starts its load.
     #[inline]
-    fn probe_slot(&self, key: Key, slot: u64) -> Probe {
-        Probe::at(key_slot(key), slot)
+    fn probe_slot(&self, key: Key, slot: u64) -> Located {
+        Located::at(key_slot(key), slot)
     }
 
-    /// The distance in plies of a position to the end of the game, or `None` for a draw.
-    /// Positions where the side to move is below the minimum of stones are lost in 0.
+    /// The value of a position. Positions where the side to move is below the minimum of
+    /// stones are lost in 0.
     #[inline]
-    fn plies(&self, pos: &Position) -> Option<u32> {
+    fn outcome(&self, pos: &Position) -> Outcome {
         self.read(self.probe(pos))
     }
 }
@@ -60,32 +61,32 @@ pub trait Lookup: Sync {
 /// register: a two-word enum went through the stack, and the reload after each call stalled
 /// the placement pass.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Probe(u64);
+pub struct Located(u64);
 
-impl Probe {
+impl Located {
     const SLOT_BITS: u32 = 44;
     /// The key field of a known value (above every [`key_slot`]).
     const KNOWN: u64 = (1 << (64 - Self::SLOT_BITS)) - 1;
 
     /// A value known without a load.
-    pub fn known(plies: Option<u32>) -> Probe {
-        Probe(Self::KNOWN << Self::SLOT_BITS | plies.map_or(0, |p| p as u64 + 1))
+    pub fn known(outcome: Outcome) -> Located {
+        Located(Self::KNOWN << Self::SLOT_BITS | outcome.code() as u64)
     }
 
     /// Slot `slot` of the key at [`key_slot`] `key`.
     #[inline]
-    pub(crate) fn at(key: usize, slot: u64) -> Probe {
+    pub(crate) fn at(key: usize, slot: u64) -> Located {
         debug_assert!(slot < 1 << Self::SLOT_BITS && (key as u64) < Self::KNOWN);
-        Probe((key as u64) << Self::SLOT_BITS | slot)
+        Located((key as u64) << Self::SLOT_BITS | slot)
     }
 
     /// The key slot and slot located, or the value known.
     #[inline]
-    pub fn located(self) -> Result<(usize, u64), Option<u32>> {
+    pub fn located(self) -> Result<(usize, u64), Outcome> {
         let key = self.0 >> Self::SLOT_BITS;
         let low = self.0 & ((1 << Self::SLOT_BITS) - 1);
         if key == Self::KNOWN {
-            Err(low.checked_sub(1).map(|p| p as u32))
+            Err(Outcome::from_code(low as u16))
         } else {
             Ok((key as usize, low))
         }

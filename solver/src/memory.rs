@@ -1,17 +1,16 @@
 //! Whole solves held in memory: small games and tests, without files.
 
-use crate::placement::solve_key;
 use crate::progress::Progress;
-use crate::retro::{plies, solve_pair};
-use crate::solve::{placement_steps, Step};
-use crate::{key_of, key_slot, lost_already, Lookup, Probe, KEY_SLOTS};
+use crate::solve::{placement_steps, solve_step, Step};
+use crate::{key_of, key_slot, lost_already, Located, Lookup, KEY_SLOTS};
 use morris_db::plan::{plan, PlanRow};
-use morris_db::{Index, Key};
+use morris_db::{Index, Key, Metric, Outcome};
 use morris_engine::{Position, Rules};
 
-/// Every key of a solve, with its codes (0 = draw or hole, else plies + 1).
+/// Every key of a solve, with its codes ([`Outcome::code`]; holes read as draws).
 pub struct Solution {
     rules: Rules,
+    metric: Metric,
     /// By [`key_slot`].
     keys: Vec<Option<(Index, Vec<u16>)>>,
 }
@@ -19,6 +18,17 @@ pub struct Solution {
 impl Solution {
     /// Solves every moving-phase pair with 3..=`max` stones a side.
     pub fn solve_moving(rules: &Rules, max: u8, progress: &dyn Progress) -> Solution {
+        Solution::solve_moving_with(rules, Metric::Plain, max, progress)
+    }
+
+    /// [`solve_moving`](Solution::solve_moving) for a metric: the plain game or the game
+    /// under the no-capture rule.
+    pub fn solve_moving_with(
+        rules: &Rules,
+        metric: Metric,
+        max: u8,
+        progress: &dyn Progress,
+    ) -> Solution {
         // Where stones never move (tic-tac-toe) a board without stones in hand has no moves:
         // there is no moving phase to solve.
         let rows = if rules.stones_move() {
@@ -26,22 +36,29 @@ impl Solution {
         } else {
             Vec::new()
         };
-        Solution::solve_pairs(rules, &rows, progress)
+        Solution::solve_pairs_with(rules, metric, &rows, progress)
     }
 
     /// Solves the moving-phase pairs of some rows of a plan, in their order, which must keep
     /// every pair after the pairs its captures lead into: for endgames whose plan goes on to
     /// pairs too large for a test (Dara's 4-4 after its 4-3).
     pub fn solve_pairs(rules: &Rules, rows: &[PlanRow], progress: &dyn Progress) -> Solution {
+        Solution::solve_pairs_with(rules, Metric::Plain, rows, progress)
+    }
+
+    fn solve_pairs_with(
+        rules: &Rules,
+        metric: Metric,
+        rows: &[PlanRow],
+        progress: &dyn Progress,
+    ) -> Solution {
         let mut sol = Solution {
             rules: *rules,
+            metric,
             keys: (0..KEY_SLOTS).map(|_| None).collect(),
         };
         for row in rows {
-            let solved = solve_pair(rules, &row.keys, &sol, progress);
-            for (k, codes) in solved.keys {
-                sol.insert(k, codes);
-            }
+            sol.solve_step(&Step::Pair(row.keys.clone()), progress);
         }
         sol
     }
@@ -49,21 +66,23 @@ impl Solution {
     /// Solves the whole game: the moving phase, then every placement key, so that every
     /// position reachable from the start can be looked up.
     pub fn solve_game(rules: &Rules, progress: &dyn Progress) -> Solution {
-        let mut sol = Solution::solve_moving(rules, rules.stones, progress);
+        Solution::solve_game_with(rules, Metric::Plain, progress)
+    }
+
+    /// [`solve_game`](Solution::solve_game) for a metric.
+    pub fn solve_game_with(rules: &Rules, metric: Metric, progress: &dyn Progress) -> Solution {
+        let mut sol = Solution::solve_moving_with(rules, metric, rules.stones, progress);
         for step in placement_steps(rules, rules.stones) {
-            match step {
-                Step::Pair(keys) => {
-                    for (k, codes) in solve_pair(rules, &keys, &sol, progress).keys {
-                        sol.insert(k, codes);
-                    }
-                }
-                Step::Placement(key) => {
-                    let codes = solve_key(rules, key, &sol, progress);
-                    sol.insert(key, codes);
-                }
-            }
+            sol.solve_step(&step, progress);
         }
         sol
+    }
+
+    fn solve_step(&mut self, step: &Step, progress: &dyn Progress) {
+        let solved = solve_step(&self.rules, self.metric, step, &*self, progress);
+        for (k, codes) in solved {
+            self.insert(k, codes);
+        }
     }
 
     fn insert(&mut self, key: Key, codes: Vec<u16>) {
@@ -72,6 +91,10 @@ impl Solution {
 
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    pub fn metric(&self) -> Metric {
+        self.metric
     }
 
     /// The codes of one key, with its index.
@@ -88,27 +111,27 @@ impl Solution {
 }
 
 impl Lookup for Solution {
-    fn probe(&self, pos: &Position) -> Probe {
+    fn probe(&self, pos: &Position) -> Located {
         if lost_already(pos, &self.rules) {
-            return Probe::known(Some(0));
+            return Located::known(Outcome::Loss(0));
         }
         let key = key_slot(key_of(pos));
         let (index, _) = self.keys[key]
             .as_ref()
             .expect("positions are looked up in solved keys only");
-        Probe::at(key, index.index(pos.us(), pos.them()))
+        Located::at(key, index.index(pos.us(), pos.them()))
     }
 
     fn index_of(&self, key: Key) -> Option<&Index> {
         self.keys[key_slot(key)].as_ref().map(|(index, _)| index)
     }
 
-    fn read(&self, probe: Probe) -> Option<u32> {
+    fn read(&self, probe: Located) -> Outcome {
         match probe.located() {
             Err(known) => known,
             Ok((key, slot)) => {
                 let (_, codes) = self.keys[key].as_ref().expect("probed keys are solved");
-                plies(codes[slot as usize])
+                Outcome::from_code(codes[slot as usize])
             }
         }
     }

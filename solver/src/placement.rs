@@ -13,8 +13,9 @@ use morris_db::{Index, Key};
 use morris_engine::Rules;
 use rayon::prelude::*;
 
-/// Solves one placement key from its (solved) children; returns a code per slot (0 = draw or
-/// hole, else plies + 1). Children are read in batches ([`evaluate_range`]).
+/// Solves one placement key from its (solved) children; returns a code per slot
+/// ([`morris_db::Outcome::code`]; holes are draws). Children are read in batches
+/// ([`evaluate_range`]).
 pub fn solve_key(
     rules: &Rules,
     key: Key,
@@ -37,11 +38,7 @@ pub fn solve_key(
                 range.clone(),
                 children,
                 &targets,
-                |i, _, plies| {
-                    if let Some(p) = plies {
-                        out[(i - range.start) as usize] = p as u16 + 1;
-                    }
-                },
+                |i, _, outcome| out[(i - range.start) as usize] = outcome.code(),
             );
             progress.advance(range.end - range.start);
             out

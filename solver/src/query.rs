@@ -1,6 +1,6 @@
 //! Answers for one position: its value and distance, and every legal move ranked.
 
-use crate::value::{after_move, preference, within};
+use crate::value::Outcome;
 use crate::Lookup;
 use morris_engine::{for_each_move, Move, Position, Rules};
 
@@ -8,14 +8,14 @@ use morris_engine::{for_each_move, Move, Position, Rules};
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RankedMove {
     pub mv: Move,
-    /// Distance to the end for the mover after this move (`None`: draw).
-    pub plies: Option<u32>,
+    /// The mover's outcome after this move.
+    pub outcome: Outcome,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Answer {
-    /// Distance to the end for the side to move (`None`: draw).
-    pub plies: Option<u32>,
+    /// The outcome for the side to move.
+    pub outcome: Outcome,
     /// Every legal move, best first: fastest win, then draws, then slowest loss.
     pub moves: Vec<RankedMove>,
 }
@@ -28,19 +28,18 @@ pub fn answer(
     lookup: &dyn Lookup,
     turns_left: Option<u32>,
 ) -> Answer {
-    let limit = |p: Option<u32>, left: u32| turns_left.map_or(p, |_| within(p, left));
-    let left = turns_left.unwrap_or(u32::MAX);
+    let limit = |o: Outcome| turns_left.map_or(o, |left| o.within(left));
     let mut moves = Vec::new();
     for_each_move(pos, rules, |mv| {
         let next = pos.play(mv);
         moves.push(RankedMove {
             mv,
-            plies: limit(after_move(lookup.plies(&next)), left),
+            outcome: limit(lookup.outcome(&next).after_move()),
         });
     });
-    moves.sort_by_key(|m| preference(m.plies));
+    moves.sort_by_key(|m| m.outcome);
     Answer {
-        plies: limit(lookup.plies(pos), left),
+        outcome: limit(lookup.outcome(pos)),
         moves,
     }
 }

@@ -1,8 +1,10 @@
 //! Retrograde analysis of one moving-phase pair (M-O with O-M), level by level.
 //!
-//! Every slot holds a code: 0 while undecided, else the distance to the end in plies plus one
-//! (the value follows from parity: a loss is even, a win odd). Level `d` takes the positions
-//! decided at exactly `d` plies and walks their un-moves:
+//! Every slot holds a code: 0 while undecided, else the outcome's [`Outcome::code`] (value and
+//! distance). The distance is to the end of the game for the plain tables, to the next zeroing
+//! ply under the no-capture rule: the two differ only in what the moves that leave the pair
+//! (captures, placements) are worth, which `lower` says ([`crate::exits::Exits`]). Level `d`
+//! takes the positions decided at exactly `d` plies and walks their un-moves:
 //! - a child lost in `d` makes each parent a win in `d + 1` (or shortens a tentative win);
 //! - a child won in `d` decrements each undecided parent's counter of child classes not yet
 //!   known to be won; at zero the parent is lost in `1 + max(d, longest capture)`, which can
@@ -30,7 +32,7 @@ use crate::cells::Cells;
 use crate::progress::Progress;
 use crate::unmove::for_each_parent;
 use crate::Lookup;
-use morris_db::{Index, Key};
+use morris_db::{Index, Key, Outcome};
 use morris_engine::{for_each_move, Bitboard, Color, Position, Rules};
 use rayon::prelude::*;
 use std::ops::Range;
@@ -39,7 +41,8 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
 /// Slots handled by one task: large enough to amortise scheduling, small enough to balance.
 const CHUNK_BITS: u32 = 16;
 const CHUNK: u64 = 1 << CHUNK_BITS;
-/// Longest distance a pair can hold (codes are u16; real games stay far below).
+/// Longest distance a pair can hold (within [`Outcome::MAX_CODED`]; real games stay far
+/// below).
 const MAX_LEVEL: usize = 1 << 14;
 
 /// A slot's cell: the code in the low 16 bits, the counter in the next 8, the number of quiet
@@ -52,18 +55,12 @@ const QUIET_SHIFT: u32 = 24;
 
 /// A code for a decided slot.
 #[inline]
-fn code(plies: u32) -> u16 {
+fn code(outcome: Outcome) -> u32 {
     assert!(
-        (plies as usize) < MAX_LEVEL,
+        outcome.plies().is_some_and(|d| (d as usize) < MAX_LEVEL),
         "distance beyond the solver's range"
     );
-    plies as u16 + 1
-}
-
-/// The distance a code stands for (`None`: draw, or a hole).
-#[inline]
-pub fn plies(code: u16) -> Option<u32> {
-    (code != 0).then(|| code as u32 - 1)
+    outcome.code() as u32
 }
 
 /// Decided children gathered before their parents are updated, so that the parents' cells
@@ -72,8 +69,9 @@ const BATCH: usize = 32;
 
 #[derive(Default)]
 struct Batch {
-    /// Per child: whether its side to move is asymmetric, and where its parents start.
-    children: Vec<(bool, usize)>,
+    /// Per child: whether it is lost, whether its side to move is asymmetric, and where its
+    /// parents start.
+    children: Vec<(bool, bool, usize)>,
     /// The distinct parent slots of every child, child after child.
     parents: Vec<u64>,
 }
@@ -150,7 +148,7 @@ impl Side {
     }
 }
 
-/// The solved pair: for each key, its code per slot (0 = draw or hole, else plies + 1).
+/// The solved pair: for each key, its code per slot ([`Outcome::code`]; holes are draws).
 pub struct Solved {
     pub keys: Vec<(Key, Vec<u16>)>,
 }
@@ -252,9 +250,9 @@ impl Pair<'_> {
 
     /// Records a slot's first decision.
     #[inline]
-    fn decide(&self, s: usize, i: u64, plies: u32) {
-        self.sides[s].cells.as_slice()[i as usize].store(code(plies) as u32, Relaxed);
-        self.scheduled(s, i, plies);
+    fn decide(&self, s: usize, i: u64, outcome: Outcome) {
+        self.sides[s].cells.as_slice()[i as usize].store(code(outcome), Relaxed);
+        self.scheduled(s, i, outcome.plies().unwrap_or(0));
     }
 
     #[inline]
@@ -278,18 +276,18 @@ impl Pair<'_> {
             let next = pos.play(m);
             if leaves_pair(&self.rules, m, &next) {
                 let value = if next.decided(&self.rules).is_some() {
-                    Some(0)
+                    Outcome::Loss(0)
                 } else {
-                    self.lower.plies(&next)
+                    self.lower.outcome(&next)
                 };
                 match value {
-                    Some(p) if p % 2 == 0 => {
+                    Outcome::Loss(p) => {
                         out.fastest_win = Some(out.fastest_win.map_or(p + 1, |w| w.min(p + 1)))
                     }
-                    Some(p) => {
+                    Outcome::Win(p) => {
                         out.longest_capture = Some(out.longest_capture.map_or(p, |q| q.max(p)))
                     }
-                    None => out.capture_draw = true,
+                    Outcome::Draw => out.capture_draw = true,
                 }
             } else {
                 out.quiet += 1;
@@ -333,9 +331,9 @@ impl Pair<'_> {
         side.index.for_each_class_in(range, |i, us, them| {
             let m = self.moves(s, us, them);
             if let Some(w) = m.fastest_win {
-                self.decide(s, i, w);
+                self.decide(s, i, Outcome::Win(w));
             } else if m.quiet == 0 && !m.capture_draw {
-                self.decide(s, i, m.longest_capture.map_or(0, |p| p + 1));
+                self.decide(s, i, Outcome::Loss(m.longest_capture.map_or(0, |p| p + 1)));
             } else {
                 // Kept for the first decrement, which would otherwise generate the moves again.
                 side.cells.as_slice()[i as usize].store(m.quiet << QUIET_SHIFT, Relaxed);
@@ -355,11 +353,12 @@ impl Pair<'_> {
         };
         let parents_side = &self.sides[o];
         let cells = parents_side.cells.as_slice();
-        let target = code(d);
+        let (lost, won) = (code(Outcome::Loss(d)), code(Outcome::Win(d)));
         let mut batch = Batch::default();
         let mut children = Vec::with_capacity(64);
         for i in range {
-            if side.cells.as_slice()[i as usize].load(Relaxed) & CODE != target as u32 {
+            let c = side.cells.as_slice()[i as usize].load(Relaxed) & CODE;
+            if c != lost && c != won {
                 continue;
             }
             waiting.fetch_sub(1, Relaxed);
@@ -387,7 +386,7 @@ impl Pair<'_> {
             for &p in &batch.parents[first..] {
                 prefetch(&cells[p as usize]);
             }
-            batch.children.push((asymmetric, first));
+            batch.children.push((c == lost, asymmetric, first));
             if batch.children.len() == BATCH {
                 self.update_parents(s, d, &mut batch, &mut children);
             }
@@ -400,18 +399,18 @@ impl Pair<'_> {
     fn update_parents(&self, s: usize, d: u32, batch: &mut Batch, children: &mut Vec<u64>) {
         let o = self.other(s).expect("parents were found");
         let parents_side = &self.sides[o];
-        let child_lost = d.is_multiple_of(2);
-        for (k, &(asymmetric, first)) in batch.children.iter().enumerate() {
+        for (k, &(child_lost, asymmetric, first)) in batch.children.iter().enumerate() {
             let end = batch
                 .children
                 .get(k + 1)
-                .map_or(batch.parents.len(), |c| c.1);
+                .map_or(batch.parents.len(), |c| c.2);
             for &p in &batch.parents[first..end] {
                 let cell = &parents_side.cells.as_slice()[p as usize];
                 if child_lost {
-                    let win = code(d + 1) as u32;
+                    let win = code(Outcome::Win(d + 1));
                     let prev = cell.fetch_update(Relaxed, Relaxed, |w| {
-                        // Undecided, or a tentative capture win that this one beats.
+                        // Undecided, or a tentative capture win that this one beats (win
+                        // codes are even and grow with the distance).
                         let c = w & CODE;
                         (c == 0 || (c > win && c.is_multiple_of(2))).then_some(w & !CODE | win)
                     });
@@ -457,7 +456,7 @@ impl Pair<'_> {
                         let m = self.moves(o, pu, pt);
                         if !m.capture_draw {
                             let longest = m.longest_capture.map_or(d, |c| c.max(d));
-                            self.decide(o, p, longest + 1);
+                            self.decide(o, p, Outcome::Loss(longest + 1));
                         }
                     }
                 }

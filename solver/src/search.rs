@@ -6,7 +6,7 @@
 //! move; a transposition table keyed by the symmetric slot keeps bounds, and moves are ordered
 //! mills first, then points with more neighbours, which decides the size of the proof tree.
 
-use crate::value::{value_of, Value};
+use crate::value::Value;
 use crate::{key_of, lost_already, Lookup};
 use morris_db::{Index, Key};
 use morris_engine::{legal_moves, Position, Rules};
@@ -48,7 +48,7 @@ impl<'a> Search<'a> {
             return -1;
         }
         if pos.our_hand() == 0 && pos.their_hand() == 0 {
-            return match value_of(self.lookup.plies(pos)) {
+            return match self.lookup.outcome(pos).value() {
                 Value::Win => 1,
                 Value::Draw => 0,
                 Value::Loss => -1,

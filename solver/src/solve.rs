@@ -2,14 +2,17 @@
 //! dependency order, each solved in memory and written atomically, so that an interrupted run
 //! resumes at the first step without complete files.
 
+use crate::exits::Exits;
 use crate::placement::solve_key;
 use crate::progress::Progress;
-use crate::retro::{plies, solve_pair};
+use crate::retro::solve_pair;
 use crate::stats::{key_stats, KeyStats};
 use crate::store::Store;
-use morris_db::format::{Checks, DbError, Outcome, Writer};
+use crate::Lookup;
+use morris_db::format::{Checks, DbError, Metric, Table, Writer};
 use morris_db::plan::plan;
 use morris_db::plan::{child_keys, placement_keys};
+use morris_db::Outcome;
 use morris_db::{slots, Index, Key};
 use morris_engine::Rules;
 use std::fmt;
@@ -25,7 +28,8 @@ pub struct StepReport {
     pub seconds: f64,
     /// Peak resident memory of the process while the step ran, when the system says.
     pub peak_bytes: Option<u64>,
-    /// Wins, draws and losses of each key just solved (empty when skipped).
+    /// Wins, draws and losses of each key just solved (empty when skipped); under the
+    /// no-capture rule, its values at counter 0.
     pub stats: Vec<(Key, KeyStats)>,
 }
 
@@ -96,6 +100,12 @@ pub enum Step {
 }
 
 impl Step {
+    /// True for a step solved by retrograde analysis, whose positions can follow one another
+    /// without a zeroing ply: its tables under the no-capture rule hold distances to zeroing.
+    pub fn is_cyclic(&self) -> bool {
+        matches!(self, Step::Pair(_))
+    }
+
     pub fn keys(&self) -> Vec<Key> {
         match self {
             Step::Pair(k) => k.clone(),
@@ -162,6 +172,13 @@ pub fn placement_steps(rules: &Rules, max_stones: u8) -> Vec<Step> {
     steps
 }
 
+/// True for a key whose positions can follow one another without a zeroing ply (the moving
+/// phase; where a player may slide instead of placing, every key): solved by retrograde
+/// analysis, its tables under the no-capture rule hold distances to zeroing.
+pub fn is_cyclic(rules: &Rules, key: Key) -> bool {
+    key.is_moving_phase() || rules.place_or_move()
+}
+
 /// The keys whose values a position of `key` and its moves read: the key itself, and where
 /// its moves lead (for verify and query).
 pub fn reads(rules: &Rules, key: Key) -> Vec<Key> {
@@ -199,6 +216,31 @@ pub fn steps(rules: &Rules, job: &Job) -> Result<Vec<Step>, SolveError> {
         steps.extend(placement_steps(rules, job.max_stones));
     }
     Ok(steps)
+}
+
+/// Solves one step in memory from the values of the steps before it (`lookup`), under
+/// `metric`; returns each key with its codes ([`Outcome::code`]).
+///
+/// Under the no-capture rule the children reached by a zeroing ply are read at distance 0
+/// ([`Exits`]): the retrograde pass then counts plies to the next zeroing ply, and a placement
+/// key, every move of which zeroes, gets each position's value at counter 0.
+pub fn solve_step(
+    rules: &Rules,
+    metric: Metric,
+    step: &Step,
+    lookup: &dyn Lookup,
+    progress: &dyn Progress,
+) -> Vec<(Key, Vec<u16>)> {
+    let keys = step.keys();
+    let exits = Exits::new(lookup, if step.is_cyclic() { &keys } else { &[] });
+    let lower: &dyn Lookup = match metric {
+        Metric::Plain => lookup,
+        Metric::NoCapture(_) => &exits,
+    };
+    match step {
+        Step::Pair(keys) => solve_pair(rules, keys, lower, progress).keys,
+        Step::Placement(key) => vec![(*key, solve_key(rules, *key, lower, progress))],
+    }
 }
 
 /// Receives the course of a solve.
@@ -250,19 +292,21 @@ pub fn solve(
         }
         reset_peak_memory();
         let start = Instant::now();
-        let solved: Vec<(Key, Vec<u16>)> = match &step {
-            Step::Pair(keys) => solve_pair(&rules, keys, store, observer).keys,
-            Step::Placement(key) => vec![(*key, solve_key(&rules, *key, store, observer))],
-        };
+        let metric = store.metric();
+        let solved = solve_step(&rules, metric, &step, store, observer);
         let seconds = start.elapsed().as_secs_f64();
         let peak_bytes = peak_memory();
         let mut stats = Vec::new();
         for (key, codes) in &solved {
             let index = Index::new(rules.board(), *key);
-            stats.push((*key, key_stats(&index, |i| plies(codes[i as usize]))));
-            let mut w = Writer::create(store.path(*key), rules, *key)?;
+            stats.push((
+                *key,
+                key_stats(&index, |i| Outcome::from_code(codes[i as usize])),
+            ));
+            let encoding = metric.encoding(step.is_cyclic());
+            let mut w = Writer::create_with(store.path(*key), rules, metric, encoding, *key)?;
             for &c in codes {
-                w.push(plies(c).map_or(Outcome::DRAW, Outcome::in_plies))?;
+                w.push(Outcome::from_code(c))?;
             }
             w.finish()?;
             written += 1;
@@ -295,7 +339,13 @@ fn is_complete(store: &Store, key: Key) -> bool {
     if !path.exists() {
         return false;
     }
-    match morris_db::format::Table::open(&path, *store.rules(), key) {
+    match Table::open_with(
+        &path,
+        *store.rules(),
+        store.metric(),
+        key,
+        Checks::default(),
+    ) {
         Ok(_) => true,
         Err(_) => {
             let _ = std::fs::remove_file(&path);

@@ -1,7 +1,8 @@
 //! Counts of wins, draws and losses per key, one per symmetry class (holes skipped).
 
-use crate::value::{value_of, Value};
-use morris_db::{Index, Key};
+use crate::value::Outcome;
+use morris_db::Category;
+use morris_db::Index;
 use rayon::prelude::*;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -14,16 +15,16 @@ pub struct KeyStats {
 }
 
 impl KeyStats {
-    pub fn add(&mut self, plies: Option<u32>) {
-        match value_of(plies) {
-            Value::Win => {
+    pub fn add(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Win(d) => {
                 self.wins += 1;
-                self.max_win_plies = self.max_win_plies.max(plies);
+                self.max_win_plies = self.max_win_plies.max(Some(d));
             }
-            Value::Draw => self.draws += 1,
-            Value::Loss => {
+            Outcome::Draw => self.draws += 1,
+            Outcome::Loss(d) => {
                 self.losses += 1;
-                self.max_loss_plies = self.max_loss_plies.max(plies);
+                self.max_loss_plies = self.max_loss_plies.max(Some(d));
             }
         }
     }
@@ -42,33 +43,77 @@ impl KeyStats {
     }
 }
 
-/// Statistics of one key whose distance per slot is given by `plies`.
-pub fn key_stats(index: &Index, plies: impl Fn(u64) -> Option<u32> + Sync) -> KeyStats {
+/// A key under the no-capture rule at counter 0: its five categories and the longest
+/// distance to zeroing of a win or loss that the rule keeps.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleStats {
+    /// By [`Category`], in its order: wins, cursed wins, draws, blessed losses, losses.
+    pub categories: [u64; 5],
+    pub max_dtz: Option<u32>,
+}
+
+impl RuleStats {
+    pub fn add(&mut self, plain: Outcome, rule: Outcome, limit: u16) {
+        let kept = rule.within(limit as u32);
+        self.categories[Category::of(plain, kept) as usize] += 1;
+        self.max_dtz = self.max_dtz.max(kept.plies());
+    }
+
+    pub fn merge(mut self, o: RuleStats) -> RuleStats {
+        for (a, b) in self.categories.iter_mut().zip(o.categories) {
+            *a += b;
+        }
+        self.max_dtz = self.max_dtz.max(o.max_dtz);
+        self
+    }
+
+    pub fn count(&self, c: Category) -> u64 {
+        self.categories[c as usize]
+    }
+}
+
+/// Folds every class of a key (holes skipped) into a statistic, in parallel.
+fn fold_classes<S: Default + Send>(
+    index: &Index,
+    add: impl Fn(&mut S, u64) + Sync,
+    merge: impl Fn(S, S) -> S + Sync + Send,
+) -> S {
     const CHUNK: u64 = 1 << 16;
     let n = index.size();
     (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
-            let mut s = KeyStats::default();
+            let mut s = S::default();
             for i in c * CHUNK..((c + 1) * CHUNK).min(n) {
                 if !index.is_hole(i) {
-                    s.add(plies(i));
+                    add(&mut s, i);
                 }
             }
             s
         })
-        .reduce(KeyStats::default, KeyStats::merge)
+        .reduce(S::default, merge)
 }
 
-/// The key name and its statistics in the JSON form of `morris stats --json`.
-pub fn json(key: Key, s: &KeyStats) -> String {
-    let opt = |v: Option<u32>| v.map_or("null".to_string(), |p| p.to_string());
-    format!(
-        "{{\"key\": \"{key}\", \"wins\": {}, \"losses\": {}, \"draws\": {}, \"max_win_plies\": {}, \"max_loss_plies\": {}}}",
-        s.wins,
-        s.losses,
-        s.draws,
-        opt(s.max_win_plies),
-        opt(s.max_loss_plies)
+/// Statistics of one key whose outcome per slot is given by `outcome`.
+pub fn key_stats(index: &Index, outcome: impl Fn(u64) -> Outcome + Sync) -> KeyStats {
+    fold_classes(
+        index,
+        |s: &mut KeyStats, i| s.add(outcome(i)),
+        KeyStats::merge,
+    )
+}
+
+/// Statistics of one key under the no-capture rule with limit `limit`, from the plain and
+/// the rule's outcome per slot.
+pub fn rule_key_stats(
+    index: &Index,
+    limit: u16,
+    plain: impl Fn(u64) -> Outcome + Sync,
+    rule: impl Fn(u64) -> Outcome + Sync,
+) -> RuleStats {
+    fold_classes(
+        index,
+        |s: &mut RuleStats, i| s.add(plain(i), rule(i), limit),
+        RuleStats::merge,
     )
 }

@@ -1,5 +1,9 @@
-//! Verification by forward recomputation: every stored distance must equal the minimax rule
-//! applied to the stored distances of the position's children.
+//! Verification by forward recomputation: every stored outcome must equal the minimax rule
+//! applied to the stored outcomes of the position's children.
+//!
+//! Under the no-capture rule the children reached by a zeroing ply count at distance 0
+//! ([`Exits`]), so a stored distance is checked as a distance to zeroing; a placement key,
+//! stored as values alone, is checked on values.
 //!
 //! It shares nothing with the retrograde propagation: moves go forward through the engine's
 //! generator and values through [`crate::value::from_children`]. It reads children in batches
@@ -9,9 +13,11 @@
 //! losses, so no other labelling passes), hence a clean run proves the databases right.
 
 use crate::batch::{evaluate_range, Targets};
+use crate::exits::Exits;
 use crate::progress::Progress;
+use crate::solve::is_cyclic;
 use crate::Lookup;
-use morris_db::{Index, Key};
+use morris_db::{Index, Key, Metric, Outcome};
 use morris_engine::{Bitboard, Rules};
 use rayon::prelude::*;
 use std::sync::Mutex;
@@ -23,8 +29,8 @@ pub struct Mismatch {
     pub slot: u64,
     pub us: Bitboard,
     pub them: Bitboard,
-    pub stored: Option<u32>,
-    pub recomputed: Option<u32>,
+    pub stored: Outcome,
+    pub recomputed: Outcome,
 }
 
 /// The outcome of verifying one key: how many classes were checked, the mismatches found (the
@@ -37,14 +43,23 @@ pub struct Report {
 
 const CHUNK: u64 = 1 << 16;
 
-/// Checks every class of a key against its children, all read through `lookup`.
+/// Checks every class of a key against its children, all read through `lookup` (tables of
+/// `metric`).
 pub fn verify_key(
     rules: &Rules,
+    metric: Metric,
     key: Key,
     lookup: &dyn Lookup,
     limit: usize,
     progress: &dyn Progress,
 ) -> Report {
+    let cyclic = is_cyclic(rules, key);
+    let pair = [key, key.swapped()];
+    let exits = Exits::new(lookup, if cyclic { &pair } else { &[] });
+    let (children, values_only): (&dyn Lookup, bool) = match metric {
+        Metric::Plain => (lookup, false),
+        Metric::NoCapture(_) => (&exits, !cyclic),
+    };
     let index = Index::new(rules.board(), key);
     let n = index.size();
     let found = Mutex::new(Vec::new());
@@ -59,12 +74,17 @@ pub fn verify_key(
                 rules,
                 &index,
                 range.clone(),
-                lookup,
+                children,
                 &full_index,
                 |i, pos, recomputed| {
                     checked += 1;
-                    let stored = lookup.plies(pos);
-                    if stored != recomputed {
+                    let stored = lookup.outcome(pos);
+                    let agree = if values_only {
+                        stored.value() == recomputed.value()
+                    } else {
+                        stored == recomputed
+                    };
+                    if !agree {
                         bad += 1;
                         let mut f = found.lock().expect("no panics while held");
                         if f.len() < limit {

@@ -28,5 +28,5 @@ fn gasser_three_three() {
     );
     assert!((0.82..0.84).contains(&share), "{share}");
     let p = Position::parse("W:d7,g1,g7 B:a4,d5,g4 b 0 0", &rules).unwrap();
-    assert_eq!(sol.plies(&p), Some(26));
+    assert_eq!(sol.outcome(&p).plies(), Some(26));
 }

@@ -1,6 +1,7 @@
 //! The other games of the family solved whole, from their start: values, verification, and the
 //! rule options that change values.
 
+use morris_db::format::Metric;
 use morris_engine::{Game, Position, Rules};
 use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
@@ -14,10 +15,10 @@ fn solve_and_verify(rules: &Rules) -> (Solution, Option<u32>) {
     let keys: Vec<_> = sol.keys().collect();
     assert!(!keys.is_empty());
     for key in keys {
-        let r = verify_key(rules, key, &sol, 5, &Silent);
+        let r = verify_key(rules, Metric::Plain, key, &sol, 5, &Silent);
         assert_eq!(r.mismatch_count, 0, "{key}: {:?}", r.mismatches);
     }
-    let start = sol.plies(&Position::start(rules));
+    let start = sol.outcome(&Position::start(rules)).plies();
     (sol, start)
 }
 
@@ -35,7 +36,7 @@ fn three_mens_morris_is_a_first_player_win_in_9() {
     // Only the centre wins: every other first stone draws or loses.
     let pos = Position::start(&rules);
     for m in morris_engine::legal_moves(&pos, &rules) {
-        let child = sol.plies(&pos.play(m));
+        let child = sol.outcome(&pos.play(m)).plies();
         let wins = child.is_some_and(|p| p % 2 == 0);
         assert_eq!(
             wins,
@@ -74,7 +75,7 @@ fn no_flying_changes_values() {
         let (index, _) = with.key(key).unwrap();
         index.for_each_class_in(0..index.size(), |_, us, them| {
             let pos = Position::from_sides(us, them, [0, 0], morris_engine::Color::White);
-            let (a, b) = (with.plies(&pos), without.plies(&pos));
+            let (a, b) = (with.outcome(&pos).plies(), without.outcome(&pos).plies());
             if a.map(|p| p % 2) != b.map(|p| p % 2) {
                 differ += 1;
                 example.get_or_insert((pos.notation(&flying).to_string(), a, b));
@@ -85,6 +86,6 @@ fn no_flying_changes_values() {
     eprintln!("{differ} classes change value without flying, e.g. {example:?}");
     // White's three stones on the bottom row can only step up; flying, they win.
     let pos = Position::parse("W:a1,d1,g1 B:d2,c3,e3 w 0 0", &flying).unwrap();
-    assert_eq!(with.plies(&pos), Some(15));
-    assert_eq!(without.plies(&pos), Some(2));
+    assert_eq!(with.outcome(&pos).plies(), Some(15));
+    assert_eq!(without.outcome(&pos).plies(), Some(2));
 }

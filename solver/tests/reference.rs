@@ -80,7 +80,7 @@ fn compare(rules: Rules, extra_keys: &[&str]) -> Compared {
         }
         let pos = Position::from_sides(Bitboard(us), Bitboard(them), [0, 0], Color::White);
         assert_eq!(
-            ours.plies(&pos),
+            ours.outcome(&pos).plies(),
             plies(value, dist),
             "{} ({game} {stones} stones, flying {flying}): reference {value:?} in {dist}",
             pos.notation(&rules)
@@ -108,7 +108,7 @@ fn compare(rules: Rules, extra_keys: &[&str]) -> Compared {
             assert_eq!(pos.notation(&rules).to_string(), reference.to_string());
         }
         assert_eq!(
-            ours.plies(&pos),
+            ours.outcome(&pos).plies(),
             plies(value, dist),
             "{} ({game} {stones} stones, flying {flying}): reference {value:?} in {dist}",
             pos.notation(&rules)
@@ -125,7 +125,7 @@ fn compare(rules: Rules, extra_keys: &[&str]) -> Compared {
         "solver keys the start does not reach"
     );
 
-    let start = ours.plies(&Position::start(&rules));
+    let start = ours.outcome(&Position::start(&rules)).plies();
     let (value, dist) = theirs
         .get(&morris_reference::Position::start(&theirs.variant()))
         .expect("the start is a placement position");

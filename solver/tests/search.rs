@@ -4,7 +4,6 @@ use morris_engine::{legal_moves, Position, Rules};
 use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
 use morris_solver::search::Search;
-use morris_solver::value::value_of;
 use morris_solver::Lookup;
 
 #[test]
@@ -19,7 +18,7 @@ fn search_agrees_with_placement_databases() {
         let mut search = Search::new(&rules, &full);
         assert_eq!(
             search.value(&start),
-            value_of(full.plies(&start)),
+            full.outcome(&start).value(),
             "{stones} stones"
         );
         // Every position two plies in.
@@ -29,7 +28,7 @@ fn search_agrees_with_placement_databases() {
                 let q = p.play(b);
                 assert_eq!(
                     search.value(&q),
-                    value_of(full.plies(&q)),
+                    full.outcome(&q).value(),
                     "{}",
                     q.notation(&rules)
                 );

@@ -1,33 +1,34 @@
 //! Forward verification of solved keys: clean on a correct solve, loud on a damaged entry;
 //! and solving is deterministic.
 
-use morris_db::Key;
+use morris_db::format::Metric;
+use morris_db::{Key, Outcome};
 use morris_engine::{Position, Rules};
 use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
 use morris_solver::verify::verify_key;
-use morris_solver::{Lookup, Probe};
+use morris_solver::{Located, Lookup};
 
 /// A solution with one position's stored value replaced.
 struct Damaged<'a> {
     inner: &'a Solution,
     index: &'a morris_db::Index,
     slot: u64,
-    value: Option<u32>,
+    value: Outcome,
 }
 
 impl Lookup for Damaged<'_> {
-    fn probe(&self, pos: &Position) -> Probe {
+    fn probe(&self, pos: &Position) -> Located {
         if morris_solver::key_of(pos) == self.index.key()
             && self.index.index(pos.us(), pos.them()) == self.slot
         {
-            Probe::known(self.value)
+            Located::known(self.value)
         } else {
             self.inner.probe(pos)
         }
     }
 
-    fn read(&self, probe: Probe) -> Option<u32> {
+    fn read(&self, probe: Located) -> Outcome {
         self.inner.read(probe)
     }
 }
@@ -38,7 +39,7 @@ fn verify_passes_and_catches_damage() {
     let sol = Solution::solve_moving(&rules, 4, &Silent);
     for row in morris_db::plan::plan(&rules, 4) {
         for key in row.keys {
-            let r = verify_key(&rules, key, &sol, 10, &Silent);
+            let r = verify_key(&rules, Metric::Plain, key, &sol, 10, &Silent);
             assert_eq!(r.mismatch_count, 0, "{key}: {:?}", r.mismatches);
             assert!(r.checked > 0);
         }
@@ -52,17 +53,17 @@ fn verify_passes_and_catches_damage() {
         inner: &sol,
         index,
         slot,
-        value: Some(24),
+        value: Outcome::Loss(24),
     };
-    let r = verify_key(&rules, key, &damaged, 1000, &Silent);
+    let r = verify_key(&rules, Metric::Plain, key, &damaged, 1000, &Silent);
     assert!(r.mismatch_count >= 1);
     let own = r
         .mismatches
         .iter()
         .find(|m| m.slot == slot)
         .expect("the damaged entry is reported");
-    assert_eq!(own.stored, Some(24));
-    assert_eq!(own.recomputed, Some(26));
+    assert_eq!(own.stored, Outcome::Loss(24));
+    assert_eq!(own.recomputed, Outcome::Loss(26));
 }
 
 #[test]

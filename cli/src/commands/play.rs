@@ -1,13 +1,8 @@
 use crate::commands::moves::describe_outcome;
-use crate::commands::query::describe;
-use crate::commands::verify::open_all;
+use crate::commands::query::{describe, describe_move, failure, tablebase};
 use crate::options::{position, RuleArgs};
 use crate::Failure;
 use morris_engine::{render, Color, Position};
-use morris_solver::query::answer;
-use morris_solver::solve::reads;
-use morris_solver::store::Store;
-use morris_solver::{key_of, lost_already};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 
@@ -15,7 +10,9 @@ use std::io::{BufRead, Write};
 #[derive(clap::Args)]
 #[command(
     after_help = "Type moves in notation (d6, d6-d5, a1xd7, b6-c5xg4); `quit` ends the game.\n\
-The same position with the same side to move a third time is a draw.\n\n\
+The same position with the same side to move a third time is a draw. With\n\
+--moves-without-capture N the game is drawn after N plies without a capture or placement, and\n\
+the perfect player plays that rule exactly (it reads the rule's tables).\n\n\
 Examples:\n  morris play --db dbs/nine --as black\n  morris play --db dbs/nine --hint --position 'W:d7,g1,g7 B:a4,d5,g4 b 0 0'"
 )]
 pub struct Args {
@@ -32,14 +29,19 @@ pub struct Args {
     #[arg(long)]
     hint: bool,
     /// The game is drawn after this many plies from the starting position (a win on the last
-    /// one counts); the perfect player and the hints play for the limit
-    #[arg(long, value_name = "N")]
+    /// one counts); the perfect player and the hints play for the limit. Not combined with
+    /// --moves-without-capture
+    #[arg(long, value_name = "N", conflicts_with = "moves_without_capture")]
     turn_limit: Option<u32>,
-    /// The game is drawn after this many plies in a row without a capture. The databases do
-    /// not know this rule (it would need the distance to the next capture beside the distance
-    /// to the end), so the perfect player and the hints play as without it
-    #[arg(long, value_name = "N")]
-    moves_without_capture: Option<u32>,
+    /// With --moves-without-capture: plies already played since the last capture or
+    /// placement in the starting position
+    #[arg(
+        long,
+        value_name = "C",
+        default_value_t = 0,
+        requires = "moves_without_capture"
+    )]
+    counter: u32,
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -56,10 +58,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let rules = args.rules.rules();
     let board = rules.board();
     let mut pos = position(&args.position, &rules)?;
-    let mut store = Store::new(&args.db, rules);
+    let tb = tablebase(&args.db, &args.rules)?;
+    let limit = args.rules.moves_without_capture.map(u32::from);
     let mut seen: HashMap<Position, u32> = HashMap::new();
     let mut played = 0u32;
-    let mut quiet = 0u32;
+    let mut counter = args.counter;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     loop {
@@ -78,32 +81,37 @@ pub fn run(args: Args) -> Result<(), Failure> {
             println!("game over: draw, the turn limit is reached");
             return Ok(());
         }
-        if args.moves_without_capture.is_some_and(|n| quiet >= n) {
-            println!("game over: draw, {quiet} plies without a capture");
+        if limit.is_some_and(|n| counter >= n) {
+            println!("game over: draw, {counter} plies without a capture");
             return Ok(());
         }
-        if !lost_already(&pos, &rules) {
-            let key = key_of(&pos);
-            let most = (key.us + key.us_hand).max(key.them + key.them_hand);
-            open_all(&mut store, &reads(&rules, key), most)?;
+        let probe = tb.probe_at(&pos, counter).map_err(failure)?;
+        let mut moves = tb.best_moves_at(&pos, counter).map_err(failure)?;
+        let mut outcome = probe.outcome;
+        if let Some(n) = args.turn_limit {
+            let left = n - played;
+            outcome = outcome.within(left);
+            for m in &mut moves {
+                m.outcome = m.outcome.within(left);
+            }
+            moves.sort_by_key(|m| m.outcome);
         }
-        let a = answer(&rules, &pos, &store, args.turn_limit.map(|n| n - played));
-        if pos.side_to_move() == args.color {
+        let mv = if pos.side_to_move() == args.color {
             if args.hint {
-                println!(
-                    "{} to move: {}",
-                    pos.side_to_move().name(),
-                    describe(a.plies)
-                );
-                for m in &a.moves {
+                let value = match &probe.rule {
+                    Some(r) => crate::commands::query::describe_rule(r, outcome),
+                    None => describe(outcome),
+                };
+                println!("{} to move: {value}", pos.side_to_move().name());
+                for m in &moves {
                     println!(
                         "  {:<10} {}",
                         m.mv.notation(board).to_string(),
-                        describe(m.plies)
+                        describe_move(m)
                     );
                 }
             }
-            let mv = loop {
+            loop {
                 print!("your move: ");
                 let _ = std::io::stdout().flush();
                 let Some(Ok(line)) = lines.next() else {
@@ -119,29 +127,23 @@ pub fn run(args: Args) -> Result<(), Failure> {
                     Ok(m) => break m,
                     Err(e) => println!("{e}"),
                 }
-            };
-            quiet = if mv.capture().is_some() { 0 } else { quiet + 1 };
-            played += 1;
-            pos = pos.play(mv);
+            }
         } else {
-            let best = a
-                .moves
+            let best = moves
                 .first()
                 .expect("a game that is not over has a legal move");
             println!(
                 "{} plays {} ({} for {})",
                 pos.side_to_move().name(),
                 best.mv.notation(board),
-                describe(best.plies),
+                describe_move(best),
                 pos.side_to_move().name()
             );
-            quiet = if best.mv.capture().is_some() {
-                0
-            } else {
-                quiet + 1
-            };
-            played += 1;
-            pos = pos.play(best.mv);
-        }
+            best.mv
+        };
+        let zeroing = mv.capture().is_some() || mv.from().is_none();
+        counter = if zeroing { 0 } else { counter + 1 };
+        played += 1;
+        pos = pos.play(mv);
     }
 }

@@ -10,7 +10,8 @@ use morris_solver::store::Store;
 #[command(
     after_help = "A killed or crashed solve restarts where it stopped: complete files are kept (checked by\n\
 checksum), unfinished ones are discarded. Solving a complete directory again does nothing.\n\n\
-Examples:\n  morris solve --db dbs/nine --max-stones 4\n  morris solve --db dbs/nine\n  morris solve --db dbs/nine --only 5-4 --threads 2"
+With --moves-without-capture N the tables of that rule are built too, after the plain ones.\n\n\
+Examples:\n  morris solve --db dbs/nine --max-stones 4\n  morris solve --db dbs/nine --max-stones 5 --moves-without-capture 50\n  morris solve --db dbs/nine\n  morris solve --db dbs/nine --only 5-4 --threads 2"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -92,19 +93,35 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .flat_map(|step| step.keys())
         .map(|key| morris_db::slots(rules.board(), key))
         .sum();
-    let bars = Bars::new(total, "slots");
-    let mut store = Store::new(&args.db.db, rules);
+    // Under the no-capture rule the plain tables come first (queries read both).
+    let mut metrics = vec![morris_db::Metric::Plain];
+    if let Some(n) = args.rules.moves_without_capture {
+        metrics.push(morris_db::Metric::NoCapture(n));
+    }
     let start = std::time::Instant::now();
-    let report = Report {
-        bars: &bars,
-        name: Default::default(),
-    };
-    let result = solve(&mut store, &job, &report);
-    bars.finish();
-    let reports = result.map_err(|e| match e {
-        SolveError::MissingDependency { .. } | SolveError::NotInPlan { .. } => Failure::input(e),
-        e => Failure::failed(e),
-    })?;
+    let mut reports = Vec::new();
+    for &metric in &metrics {
+        let bars = Bars::new(total, "slots");
+        let mut store = Store::with_metric(&args.db.db, rules, metric);
+        let report = Report {
+            bars: &bars,
+            name: Default::default(),
+        };
+        if metric != morris_db::Metric::Plain {
+            bars.println(&format!(
+                "the tables of {}",
+                morris_db::format::describe_metric(metric)
+            ));
+        }
+        let result = solve(&mut store, &job, &report);
+        bars.finish();
+        reports.extend(result.map_err(|e| match e {
+            SolveError::MissingDependency { .. } | SolveError::NotInPlan { .. } => {
+                Failure::input(e)
+            }
+            e => Failure::failed(e),
+        })?);
+    }
     let solved = reports.iter().filter(|r| r.solved).count();
     if solved == 0 {
         println!(
@@ -123,11 +140,21 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let start_pos = morris_engine::Position::start(&rules);
     let start_key = morris_solver::key_of(&start_pos);
     if reports.iter().any(|r| r.keys.contains(&start_key)) {
-        store
-            .open(start_key, morris_db::format::Checks::default())
-            .map_err(Failure::failed)?;
-        let p = morris_solver::Lookup::plies(&store, &start_pos);
-        println!("start position: {}", crate::commands::query::describe(p));
+        let tb = crate::commands::query::tablebase(&args.db.db, &args.rules)?;
+        let probe = tb
+            .probe(&start_pos)
+            .map_err(crate::commands::query::failure)?;
+        println!(
+            "start position: {}",
+            crate::commands::query::describe(probe.outcome)
+        );
+        if let Some(r) = &probe.rule {
+            println!(
+                "start position with {} plies without a capture: {}",
+                r.limit,
+                crate::commands::query::describe_rule(r, probe.outcome)
+            );
+        }
     }
     Ok(())
 }

@@ -32,9 +32,13 @@ pub fn open_all(store: &mut Store, keys: &[Key], max_stones: u8) -> Result<(), F
     for &k in keys {
         store.open(k, Checks::default()).map_err(|e| {
             Failure::failed(format!(
-                "{e}\n(build it with: morris solve --game {} --db {} --max-stones {max_stones})",
+                "{e}\n(build it with: morris solve --game {} --db {} --max-stones {max_stones}{})",
                 store.rules().game,
-                store.dir().display()
+                store.dir().display(),
+                match store.metric() {
+                    morris_db::Metric::NoCapture(n) => format!(" --moves-without-capture {n}"),
+                    morris_db::Metric::Plain => String::new(),
+                }
             ))
         })?;
     }
@@ -46,14 +50,14 @@ pub fn run(args: Args) -> Result<(), Failure> {
     threads(args.threads)?;
     let max = args.db.max_stones(&rules)?;
     let keys = args.db.keys(&rules)?;
-    let mut store = Store::new(&args.db.db, rules);
+    let mut store = Store::with_metric(&args.db.db, rules, args.rules.metric());
     let bars = Bars::new(keys.len() as u64, "keys");
     let mut bad_total = 0;
     for key in keys {
         open_all(&mut store, &reads(&rules, key), max)?;
         bars.begin(&key.to_string());
         let start = std::time::Instant::now();
-        let r = verify_key(&rules, key, &store, args.limit, &bars);
+        let r = verify_key(&rules, store.metric(), key, &store, args.limit, &bars);
         let seconds = start.elapsed().as_secs_f64();
         bars.done(1);
         bars.println(&format!(
@@ -65,17 +69,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
         for m in &r.mismatches {
             let hands = [key.us_hand, key.them_hand];
             let pos = Position::from_sides(m.us, m.them, hands, Color::White);
-            let show = |p: Option<u32>| {
-                p.map_or("draw".to_string(), |p| {
-                    format!("{} in {p}", morris_solver::value::value_of(Some(p)))
-                })
-            };
             bars.println(&format!(
                 "  slot {} {}: stored {}, recomputed {}",
                 m.slot,
                 pos.notation(&rules),
-                show(m.stored),
-                show(m.recomputed)
+                m.stored,
+                m.recomputed
             ));
         }
         bad_total += r.mismatch_count;

@@ -1,69 +1,17 @@
-//! One byte per slot: the value for the side to move and the exact distance to the end.
+//! How a slot's outcome is stored: the encodings of a table's entries.
 //!
-//! The value need not be stored: under perfect play a won game ends on the winner's move and a
-//! lost one on the opponent's, so a win is always an odd number of plies away and a loss an
-//! even number (0 when the side to move has already lost). Storing only the distance leaves
-//! room for distances up to 253 in one byte; longer ones go to a small overflow table.
+//! Plain tables need not store the value: under perfect play a won game ends on the winner's
+//! move and a lost one on the opponent's, so the parity of the distance gives it. One byte
+//! holds distances up to 253; longer ones go to a small overflow table.
+//!
+//! Tables of distances to zeroing (the no-capture rule) have no such parity, so their byte is
+//! the outcome's code (`1 + 2 * distance + win`), inline up to distance 126. Placement keys
+//! under that rule need only the value (every placement zeroes the counter), two bits a slot.
 
-use core::fmt;
+use super::header::Encoding;
+use crate::outcome::Outcome;
 
-/// The game-theoretic value for the side to move.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Value {
-    Win,
-    Draw,
-    Loss,
-}
-
-impl fmt::Display for Value {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Value::Win => "win",
-            Value::Draw => "draw",
-            Value::Loss => "loss",
-        })
-    }
-}
-
-/// A value with its distance to the end in plies (none for a draw).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Outcome {
-    plies: Option<u32>,
-}
-
-impl Outcome {
-    pub const DRAW: Outcome = Outcome { plies: None };
-
-    /// The game ends in `plies` plies: a win for the side to move when odd, a loss when even.
-    pub const fn in_plies(plies: u32) -> Outcome {
-        Outcome { plies: Some(plies) }
-    }
-
-    pub const fn value(self) -> Value {
-        match self.plies {
-            None => Value::Draw,
-            Some(p) if p % 2 == 1 => Value::Win,
-            Some(_) => Value::Loss,
-        }
-    }
-
-    /// Distance to the end of the game under perfect play; `None` for a draw.
-    pub const fn plies(self) -> Option<u32> {
-        self.plies
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.plies {
-            None => f.write_str("draw"),
-            Some(p) => write!(f, "{} in {p}", self.value()),
-        }
-    }
-}
-
-/// A stored byte: 0 draw (and holes), `d + 1` for distance `d` <= 253, 255 "see the overflow
-/// table".
+/// A stored byte of a byte encoding: 0 a draw (and holes), 255 "see the overflow table".
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 #[repr(transparent)]
 pub struct Entry(pub u8);
@@ -71,28 +19,66 @@ pub struct Entry(pub u8);
 impl Entry {
     pub const DRAW: Entry = Entry(0);
     pub const OVERFLOW: Entry = Entry(255);
-    /// The longest distance stored in the byte itself.
+    /// The longest plain distance stored in the byte itself.
     pub const MAX_INLINE_PLIES: u32 = 253;
-    /// The longest distance the overflow table can hold.
+    /// The longest plain distance the overflow table can hold.
     pub const MAX_PLIES: u32 = u16::MAX as u32;
 
-    /// The byte for an outcome; [`Entry::OVERFLOW`] when the distance needs the overflow table.
+    /// The byte for an outcome under `encoding` (a byte encoding), and the overflow record's
+    /// 16 bits when the byte is [`Entry::OVERFLOW`]. `None`: the outcome has no form in this
+    /// encoding (a plain distance of the wrong parity, a distance beyond 16 bits).
     #[inline]
-    pub const fn encode(outcome: Outcome) -> Entry {
-        match outcome.plies {
-            None => Entry::DRAW,
-            Some(p) if p <= Entry::MAX_INLINE_PLIES => Entry(p as u8 + 1),
-            Some(_) => Entry::OVERFLOW,
+    pub const fn encode(encoding: Encoding, outcome: Outcome) -> Option<(Entry, u16)> {
+        match encoding {
+            Encoding::DistanceByte => match outcome {
+                Outcome::Draw => Some((Entry::DRAW, 0)),
+                Outcome::Win(p) | Outcome::Loss(p)
+                    if (p % 2 == 1) != matches!(outcome, Outcome::Win(_)) =>
+                {
+                    None
+                }
+                Outcome::Win(p) | Outcome::Loss(p) => {
+                    if p <= Entry::MAX_INLINE_PLIES {
+                        Some((Entry(p as u8 + 1), 0))
+                    } else if p <= Entry::MAX_PLIES {
+                        Some((Entry::OVERFLOW, p as u16))
+                    } else {
+                        None
+                    }
+                }
+            },
+            Encoding::ZeroingByte => match outcome.plies() {
+                Some(d) if d >= Outcome::MAX_CODED => None,
+                _ => {
+                    let code = outcome.code();
+                    if code < 255 {
+                        Some((Entry(code as u8), 0))
+                    } else {
+                        Some((Entry::OVERFLOW, code))
+                    }
+                }
+            },
+            Encoding::Wdl2 => None,
         }
     }
 
-    /// The outcome, or `None` when it is in the overflow table.
+    /// The outcome of a byte, or `None` when it is in the overflow table.
     #[inline]
-    pub const fn decode(self) -> Option<Outcome> {
-        match self.0 {
-            0 => Some(Outcome::DRAW),
-            255 => None,
-            b => Some(Outcome::in_plies(b as u32 - 1)),
+    pub const fn decode(self, encoding: Encoding) -> Option<Outcome> {
+        match (self.0, encoding) {
+            (255, _) => None,
+            (0, _) => Some(Outcome::Draw),
+            (b, Encoding::DistanceByte) => Some(Outcome::in_plies(b as u32 - 1)),
+            (b, _) => Some(Outcome::from_code(b as u16)),
+        }
+    }
+
+    /// The outcome an overflow record stands for.
+    #[inline]
+    pub const fn decode_overflow(encoding: Encoding, record: u16) -> Outcome {
+        match encoding {
+            Encoding::DistanceByte => Outcome::in_plies(record as u32),
+            _ => Outcome::from_code(record),
         }
     }
 
@@ -102,37 +88,81 @@ impl Entry {
     }
 }
 
+/// Two bits a slot, four slots a byte (the first in the low bits): 0 draw, 1 win, 2 loss. A
+/// win or loss is read back at distance 1, the distance to the zeroing ply every move of a
+/// placement key makes.
+pub mod wdl2 {
+    use crate::outcome::{Outcome, Value};
+
+    #[inline]
+    pub const fn bits(outcome: Outcome) -> u8 {
+        match outcome.value() {
+            Value::Draw => 0,
+            Value::Win => 1,
+            Value::Loss => 2,
+        }
+    }
+
+    /// `None` for the unused pattern 3 (a damaged file).
+    #[inline]
+    pub const fn outcome(bits: u8) -> Option<Outcome> {
+        match bits {
+            0 => Some(Outcome::Draw),
+            1 => Some(Outcome::Win(1)),
+            2 => Some(Outcome::Loss(1)),
+            _ => None,
+        }
+    }
+
+    /// The two bits of `slot` in the packed bytes.
+    #[inline]
+    pub fn get(bytes: &[u8], slot: u64) -> u8 {
+        bytes[(slot / 4) as usize] >> (2 * (slot % 4)) & 3
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn parity_gives_the_value() {
-        assert_eq!(Outcome::in_plies(0).value(), Value::Loss);
-        assert_eq!(Outcome::in_plies(1).value(), Value::Win);
-        assert_eq!(Outcome::in_plies(26).value(), Value::Loss);
-        assert_eq!(Outcome::DRAW.value(), Value::Draw);
-        assert_eq!(Outcome::in_plies(26).to_string(), "loss in 26");
-        assert_eq!(Outcome::in_plies(3).to_string(), "win in 3");
-        assert_eq!(Outcome::DRAW.to_string(), "draw");
+    fn every_byte_round_trips() {
+        for enc in [Encoding::DistanceByte, Encoding::ZeroingByte] {
+            for b in 0..=255u8 {
+                if let Some(o) = Entry(b).decode(enc) {
+                    assert_eq!(Entry::encode(enc, o), Some((Entry(b), 0)), "{enc:?} {b}");
+                }
+            }
+        }
+        let dtm = Encoding::DistanceByte;
+        for p in 0..=Entry::MAX_INLINE_PLIES {
+            let o = Outcome::in_plies(p);
+            let (e, _) = Entry::encode(dtm, o).unwrap();
+            assert!(!e.is_overflow());
+            assert_eq!(e.decode(dtm), Some(o));
+        }
+        assert_eq!(
+            Entry::encode(dtm, Outcome::in_plies(254)),
+            Some((Entry::OVERFLOW, 254))
+        );
+        assert_eq!(Entry::decode_overflow(dtm, 254), Outcome::Loss(254));
+        // A plain win is odd: an even win has no plain form.
+        assert_eq!(Entry::encode(dtm, Outcome::Win(2)), None);
+        let dtz = Encoding::ZeroingByte;
+        assert_eq!(Entry::encode(dtz, Outcome::Win(2)), Some((Entry(6), 0)));
+        assert_eq!(Entry::encode(dtz, Outcome::Loss(1)), Some((Entry(3), 0)));
+        let (e, rec) = Entry::encode(dtz, Outcome::Win(200)).unwrap();
+        assert!(e.is_overflow());
+        assert_eq!(Entry::decode_overflow(dtz, rec), Outcome::Win(200));
     }
 
     #[test]
-    fn every_byte_round_trips() {
-        for p in 0..=Entry::MAX_INLINE_PLIES {
-            let o = Outcome::in_plies(p);
-            let e = Entry::encode(o);
-            assert!(!e.is_overflow());
-            assert_eq!(e.decode(), Some(o));
+    fn two_bits_round_trip() {
+        for o in [Outcome::Win(1), Outcome::Draw, Outcome::Loss(1)] {
+            assert_eq!(wdl2::outcome(wdl2::bits(o)), Some(o));
         }
-        assert_eq!(Entry::encode(Outcome::DRAW), Entry::DRAW);
-        assert_eq!(Entry::DRAW.decode(), Some(Outcome::DRAW));
-        assert_eq!(Entry::encode(Outcome::in_plies(254)), Entry::OVERFLOW);
-        assert_eq!(Entry::OVERFLOW.decode(), None);
-        for b in 0..=255u8 {
-            if let Some(o) = Entry(b).decode() {
-                assert_eq!(Entry::encode(o), Entry(b));
-            }
-        }
+        assert_eq!(wdl2::get(&[0b10_01_00_10], 0), 2);
+        assert_eq!(wdl2::get(&[0b10_01_00_10], 2), 1);
+        assert_eq!(wdl2::get(&[0b10_01_00_10], 3), 2);
     }
 }

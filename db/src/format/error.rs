@@ -8,7 +8,7 @@ use morris_engine::Rules;
 
 use crate::key::Key;
 
-use super::header::{describe_rules, MAGIC};
+use super::header::{describe_metric, describe_rules, Metric, MAGIC};
 
 #[derive(Debug)]
 pub enum DbError {
@@ -61,6 +61,13 @@ pub enum DbError {
         found: Key,
         expected: Key,
     },
+    /// A table of the plain game where one under the no-capture rule was expected, or of
+    /// another limit.
+    WrongMetric {
+        path: PathBuf,
+        found: Metric,
+        expected: Metric,
+    },
     /// The entry count is not the index size of the header's key.
     WrongEntryCount {
         path: PathBuf,
@@ -75,6 +82,11 @@ pub enum DbError {
     },
     /// The overflow table disagrees with the entries (checked with the checksum).
     BadOverflow {
+        path: PathBuf,
+        detail: String,
+    },
+    /// Entries no encoder writes (checked with the checksum).
+    BadEntries {
         path: PathBuf,
         detail: String,
     },
@@ -98,6 +110,8 @@ impl DbError {
             | DbError::UnknownEncoding { path, .. }
             | DbError::WrongRules { path, .. }
             | DbError::WrongKey { path, .. }
+            | DbError::WrongMetric { path, .. }
+            | DbError::BadEntries { path, .. }
             | DbError::WrongEntryCount { path, .. }
             | DbError::ChecksumMismatch { path, .. }
             | DbError::BadOverflow { path, .. }
@@ -159,6 +173,14 @@ impl fmt::Display for DbError {
             DbError::WrongKey {
                 found, expected, ..
             } => write!(f, "holds key {found}, not {expected}"),
+            DbError::WrongMetric {
+                found, expected, ..
+            } => write!(
+                f,
+                "holds {}, not {}",
+                describe_metric(*found),
+                describe_metric(*expected)
+            ),
             DbError::WrongEntryCount {
                 key,
                 found,
@@ -176,6 +198,7 @@ impl fmt::Display for DbError {
                  {computed:#018x} (damaged data)"
             ),
             DbError::BadOverflow { detail, .. } => write!(f, "bad overflow table: {detail}"),
+            DbError::BadEntries { detail, .. } => write!(f, "damaged entries: {detail}"),
             DbError::InvalidData { detail, .. } => write!(f, "cannot write: {detail}"),
         }
     }

@@ -7,9 +7,10 @@
 //!     12     1  game id (Game::id)
 //!     13     1  rule flags (bit 0: flying)
 //!     14     1  stones per player
-//!     15     1  entry encoding (1: distance byte, see entry.rs)
+//!     15     1  entry encoding (1 distance byte, 2 zeroing byte, 3 two bits; entry.rs)
 //!     16     4  key: us, them, us in hand, them in hand
-//!     20     4  reserved, zero
+//!     20     2  no-capture limit N (u16; 0: the plain tables, without the rule)
+//!     22     2  reserved, zero
 //!     24     8  entry count (u64) = index size of the key
 //!     32     8  overflow entry count (u64)
 //!     40     8  xxh3-64 of everything after the header
@@ -33,17 +34,72 @@ pub const OVERFLOW_RECORD: usize = 10;
 
 const FLAG_FLYING: u8 = 1;
 
-/// How the entries are encoded; only one so far, the field is there for the next.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+/// How the entries are encoded (entry.rs).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Encoding {
-    /// One byte per slot, distance to the end (entry.rs), overflow table after the entries.
+    /// One byte per slot, distance to the end, overflow table after the entries.
     DistanceByte = 1,
+    /// One byte per slot, value and distance to zeroing, overflow table after the entries.
+    ZeroingByte = 2,
+    /// Two bits per slot, the value alone; no overflow table.
+    Wdl2 = 3,
+}
+
+impl Encoding {
+    pub const fn from_id(id: u8) -> Option<Encoding> {
+        match id {
+            1 => Some(Encoding::DistanceByte),
+            2 => Some(Encoding::ZeroingByte),
+            3 => Some(Encoding::Wdl2),
+            _ => None,
+        }
+    }
+
+    /// Bytes of entries for `slots` slots.
+    pub const fn entry_bytes(self, slots: u64) -> u64 {
+        match self {
+            Encoding::Wdl2 => slots.div_ceil(4),
+            _ => slots,
+        }
+    }
+}
+
+/// What a table's entries measure: the plain game, or the game under the no-capture rule.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Value and distance to the end of the game.
+    Plain,
+    /// Under `--moves-without-capture N`: value and distance to the next zeroing ply where
+    /// plies that zero nothing exist (the moving phase, Lasker's keys with slides), the value
+    /// alone where every move zeroes (placement keys).
+    NoCapture(u16),
+}
+
+impl Metric {
+    /// The limit field of the header.
+    pub const fn limit(self) -> u16 {
+        match self {
+            Metric::Plain => 0,
+            Metric::NoCapture(n) => n,
+        }
+    }
+
+    /// The encoding of the key's entries; `cyclic` for keys whose positions can follow one
+    /// another without a zeroing ply (solved by retrograde analysis).
+    pub const fn encoding(self, cyclic: bool) -> Encoding {
+        match (self, cyclic) {
+            (Metric::Plain, _) => Encoding::DistanceByte,
+            (Metric::NoCapture(_), true) => Encoding::ZeroingByte,
+            (Metric::NoCapture(_), false) => Encoding::Wdl2,
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Header {
     pub rules: Rules,
     pub key: Key,
+    pub metric: Metric,
     pub encoding: Encoding,
     pub entries: u64,
     pub overflow: u64,
@@ -53,7 +109,9 @@ pub struct Header {
 impl Header {
     /// The file length this header accounts for.
     pub fn file_len(&self) -> u64 {
-        HEADER_LEN as u64 + self.entries + OVERFLOW_RECORD as u64 * self.overflow
+        HEADER_LEN as u64
+            + self.encoding.entry_bytes(self.entries)
+            + OVERFLOW_RECORD as u64 * self.overflow
     }
 
     pub fn encode(&self) -> [u8; HEADER_LEN] {
@@ -70,6 +128,7 @@ impl Header {
             self.key.us_hand,
             self.key.them_hand,
         ]);
+        h[20..22].copy_from_slice(&self.metric.limit().to_le_bytes());
         h[24..32].copy_from_slice(&self.entries.to_le_bytes());
         h[32..40].copy_from_slice(&self.overflow.to_le_bytes());
         h[40..48].copy_from_slice(&self.checksum.to_le_bytes());
@@ -101,9 +160,15 @@ impl Header {
         if h[13] & !FLAG_FLYING != 0 {
             return Err(DbError::UnknownRuleFlags { path, flags: h[13] });
         }
-        if h[15] != Encoding::DistanceByte as u8 {
-            return Err(DbError::UnknownEncoding { path, found: h[15] });
-        }
+        let limit = u16::from_le_bytes([h[20], h[21]]);
+        let metric = match limit {
+            0 => Metric::Plain,
+            n => Metric::NoCapture(n),
+        };
+        let encoding = match Encoding::from_id(h[15]) {
+            Some(e) if e == metric.encoding(true) || e == metric.encoding(false) => e,
+            _ => return Err(DbError::UnknownEncoding { path, found: h[15] }),
+        };
         Ok(Header {
             rules: Rules {
                 game,
@@ -111,7 +176,8 @@ impl Header {
                 flying: h[13] & FLAG_FLYING != 0,
             },
             key: Key::new(h[16], h[17], h[18], h[19]),
-            encoding: Encoding::DistanceByte,
+            metric,
+            encoding,
             entries: u64_at(24),
             overflow: u64_at(32),
             checksum: u64_at(40),
@@ -129,10 +195,19 @@ pub fn describe_rules(r: &Rules) -> String {
     )
 }
 
+/// `the plain game` or `the no-capture rule with N = 50` for messages.
+pub fn describe_metric(m: Metric) -> String {
+    match m {
+        Metric::Plain => "the plain game".to_string(),
+        Metric::NoCapture(n) => format!("the no-capture rule with N = {n}"),
+    }
+}
+
 /// The file name of a key: `nine-4-3-0-0.mdb`, with the rule options that differ from the
-/// game's standard rules after the game (`nine-noflying-4-3-0-0.mdb`, `nine-s10-...`), so that
-/// databases of different rules can share a directory.
-pub fn file_name(rules: &Rules, key: Key) -> String {
+/// game's standard rules after the game (`nine-noflying-4-3-0-0.mdb`, `nine-s10-...`), and the
+/// no-capture limit (`nine-nc50-4-3-0-0.mdb`), so that databases of different rules can share
+/// a directory.
+pub fn file_name(rules: &Rules, metric: Metric, key: Key) -> String {
     let standard = Rules::standard(rules.game);
     let mut name = rules.game.name().to_string();
     if rules.flying != standard.flying {
@@ -140,6 +215,9 @@ pub fn file_name(rules: &Rules, key: Key) -> String {
     }
     if rules.stones != standard.stones {
         name.push_str(&format!("-s{}", rules.stones));
+    }
+    if let Metric::NoCapture(n) = metric {
+        name.push_str(&format!("-nc{n}"));
     }
     format!("{name}-{key}.mdb")
 }
@@ -156,6 +234,7 @@ mod tests {
                 ..Rules::nine()
             },
             key: Key::new(4, 3, 1, 2),
+            metric: Metric::Plain,
             encoding: Encoding::DistanceByte,
             entries: 123_456_789_012,
             overflow: 7,
@@ -165,26 +244,50 @@ mod tests {
         assert_eq!(&bytes[0..8], b"MORRISDB");
         assert_eq!(Header::decode(&bytes, Path::new("x")).unwrap(), h);
         assert_eq!(h.file_len(), 64 + 123_456_789_012 + 70);
+        let rule = Header {
+            metric: Metric::NoCapture(50),
+            encoding: Encoding::Wdl2,
+            overflow: 0,
+            ..h
+        };
+        assert_eq!(
+            Header::decode(&rule.encode(), Path::new("x")).unwrap(),
+            rule
+        );
+        assert_eq!(rule.file_len(), 64 + 123_456_789_012_u64.div_ceil(4));
+        // A plain table has no two-bit form.
+        let bad = Header {
+            metric: Metric::Plain,
+            ..rule
+        };
+        assert!(Header::decode(&bad.encode(), Path::new("x")).is_err());
     }
 
     #[test]
     fn names() {
         let nine = Rules::nine();
-        assert_eq!(file_name(&nine, Key::moving(4, 3)), "nine-4-3-0-0.mdb");
+        assert_eq!(
+            file_name(&nine, Metric::Plain, Key::moving(4, 3)),
+            "nine-4-3-0-0.mdb"
+        );
         let no_fly = Rules {
             flying: false,
             ..nine
         };
         assert_eq!(
-            file_name(&no_fly, Key::moving(4, 3)),
+            file_name(&no_fly, Metric::Plain, Key::moving(4, 3)),
             "nine-noflying-4-3-0-0.mdb"
+        );
+        assert_eq!(
+            file_name(&no_fly, Metric::NoCapture(50), Key::moving(4, 3)),
+            "nine-noflying-nc50-4-3-0-0.mdb"
         );
         let six_fly = Rules {
             flying: true,
             ..Rules::standard(Game::Six)
         };
         assert_eq!(
-            file_name(&six_fly, Key::moving(3, 3)),
+            file_name(&six_fly, Metric::Plain, Key::moving(3, 3)),
             "six-flying-3-3-0-0.mdb"
         );
     }

@@ -5,7 +5,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::error::DbError;
-use super::header::{describe_rules, file_name, Header};
+use super::header::{describe_metric, describe_rules, file_name, Header};
 use super::table::{Checks, Table};
 use crate::plan::{bytes, thousands};
 
@@ -56,7 +56,7 @@ fn inspect_file(path: &Path, checks: Checks) -> FileInfo {
     let status = Table::open_any(path, checks).map(|t| *t.header());
     let expected_name = match &status {
         Ok(h) if !unfinished => {
-            let want = file_name(&h.rules, h.key);
+            let want = file_name(&h.rules, h.metric, h.key);
             (want != name).then_some(want)
         }
         _ => None,
@@ -79,8 +79,9 @@ pub fn render(infos: &[FileInfo]) -> String {
             Ok(h) => {
                 let _ = write!(
                     out,
-                    "{name}: {}, key {}, {} slots, {} overflow, {}, checksum {:#018x}",
+                    "{name}: {}, {}, key {}, {} slots, {} overflow, {}, checksum {:#018x}",
                     describe_rules(&h.rules),
+                    describe_metric(h.metric),
                     h.key,
                     thousands(h.entries),
                     h.overflow,

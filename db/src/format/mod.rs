@@ -11,8 +11,11 @@ pub mod info;
 mod table;
 mod writer;
 
-pub use entry::{Entry, Outcome, Value};
+pub use entry::{wdl2, Entry};
 pub use error::DbError;
-pub use header::{describe_rules, file_name, Encoding, Header, HEADER_LEN, MAGIC, VERSION};
+pub use header::{
+    describe_metric, describe_rules, file_name, Encoding, Header, Metric, HEADER_LEN, MAGIC,
+    VERSION,
+};
 pub use table::{Checks, Table};
 pub use writer::{write_table, Writer};

@@ -7,16 +7,26 @@ use memmap2::{Mmap, MmapMut};
 use morris_engine::Rules;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::entry::{Entry, Outcome};
+use super::entry::{wdl2, Entry};
 use super::error::DbError;
-use super::header::{Header, HEADER_LEN, OVERFLOW_RECORD};
+use super::header::{Encoding, Header, Metric, HEADER_LEN, OVERFLOW_RECORD};
 use crate::index::slots;
 use crate::key::Key;
+use crate::outcome::Outcome;
 
 pub struct Table {
     path: PathBuf,
     map: Bytes,
     header: Header,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("path", &self.path)
+            .field("header", &self.header)
+            .finish()
+    }
 }
 
 /// A table's bytes: the file's mapping, or a copy in memory (see [`Table::into_resident`]).
@@ -52,14 +62,15 @@ impl Default for Checks {
 }
 
 impl Table {
-    /// Opens the table of `key` under `rules`, with every check.
+    /// Opens the plain table of `key` under `rules`, with every check.
     pub fn open(path: impl AsRef<Path>, rules: Rules, key: Key) -> Result<Table, DbError> {
-        Table::open_with(path, rules, key, Checks::default())
+        Table::open_with(path, rules, Metric::Plain, key, Checks::default())
     }
 
     pub fn open_with(
         path: impl AsRef<Path>,
         rules: Rules,
+        metric: Metric,
         key: Key,
         checks: Checks,
     ) -> Result<Table, DbError> {
@@ -70,6 +81,13 @@ impl Table {
                 path: path.to_path_buf(),
                 found: header.rules,
                 expected: rules,
+            });
+        }
+        if header.metric != metric {
+            return Err(DbError::WrongMetric {
+                path: path.to_path_buf(),
+                found: header.metric,
+                expected: metric,
             });
         }
         if header.key != key {
@@ -104,7 +122,7 @@ impl Table {
         let len = map.len() as u64;
         // Computed in u128: a damaged overflow count must not overflow the sum.
         let wanted = HEADER_LEN as u128
-            + header.entries as u128
+            + header.encoding.entry_bytes(header.entries) as u128
             + OVERFLOW_RECORD as u128 * header.overflow as u128;
         if (len as u128) < wanted {
             return Err(DbError::Truncated {
@@ -145,6 +163,23 @@ impl Table {
             path: self.path.clone(),
             detail,
         };
+        if self.header.encoding == Encoding::Wdl2 {
+            // No overflow table; each slot one of three patterns, none in the padding.
+            if self.header.overflow != 0 {
+                return Err(bad("an overflow table in a two-bit table".to_string()));
+            }
+            let padded = self.header.entries.div_ceil(4) * 4;
+            return match (0..padded).find(|&s| {
+                let bits = wdl2::get(self.entries(), s);
+                bits == 3 || (s >= self.len() && bits != 0)
+            }) {
+                Some(s) => Err(DbError::BadEntries {
+                    path: self.path.clone(),
+                    detail: format!("slot {s}: a two-bit pattern that means nothing"),
+                }),
+                None => Ok(()),
+            };
+        }
         let markers = self
             .entries()
             .iter()
@@ -211,32 +246,56 @@ impl Table {
         self.header.entries == 0
     }
 
-    /// The stored byte of a slot.
+    pub fn metric(&self) -> Metric {
+        self.header.metric
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        self.header.encoding
+    }
+
+    /// The stored byte of a slot (byte encodings).
     #[inline]
     pub fn get(&self, slot: u64) -> Entry {
         Entry(self.entries()[slot as usize])
     }
 
-    /// All entries, one byte per slot (for scans).
+    /// All entries (for scans): one byte per slot, or four slots a byte in the two-bit
+    /// encoding.
     #[inline]
     pub fn entries(&self) -> &[u8] {
-        &self.map[HEADER_LEN..HEADER_LEN + self.header.entries as usize]
+        &self.map[HEADER_LEN..HEADER_LEN + self.header.encoding.entry_bytes(self.len()) as usize]
     }
 
-    /// The outcome of a slot, from the overflow table when the byte says so.
+    /// Where the entry of `slot` is, to prefetch it.
+    #[inline]
+    pub fn entry_ptr(&self, slot: u64) -> *const u8 {
+        let byte = match self.header.encoding {
+            Encoding::Wdl2 => slot / 4,
+            _ => slot,
+        };
+        self.entries()[byte as usize..].as_ptr()
+    }
+
+    /// The outcome of a slot, from the overflow table when the byte says so. A slot a damaged
+    /// table cannot answer (a file opened without its checksum checked) reads as a draw.
     #[inline]
     pub fn outcome(&self, slot: u64) -> Outcome {
-        match self.get(slot).decode() {
+        let encoding = self.header.encoding;
+        if encoding == Encoding::Wdl2 {
+            return wdl2::outcome(wdl2::get(self.entries(), slot)).unwrap_or(Outcome::Draw);
+        }
+        match self.get(slot).decode(encoding) {
             Some(o) => o,
             None => self
-                .overflow_plies(slot)
-                .map_or(Outcome::DRAW, Outcome::in_plies),
+                .overflow_record(slot)
+                .map_or(Outcome::Draw, |r| Entry::decode_overflow(encoding, r)),
         }
     }
 
     /// Binary search of the overflow table. `None` only for a table that failed (or skipped)
     /// verification.
-    fn overflow_plies(&self, slot: u64) -> Option<u32> {
+    fn overflow_record(&self, slot: u64) -> Option<u16> {
         let table = self.overflow_bytes();
         let (mut lo, mut hi) = (0usize, table.len() / OVERFLOW_RECORD);
         while lo < hi {
@@ -245,17 +304,17 @@ impl Table {
             match s.cmp(&slot) {
                 core::cmp::Ordering::Less => lo = mid + 1,
                 core::cmp::Ordering::Greater => hi = mid,
-                core::cmp::Ordering::Equal => return Some(plies as u32),
+                core::cmp::Ordering::Equal => return Some(plies),
             }
         }
         None
     }
 
     fn overflow_bytes(&self) -> &[u8] {
-        &self.map[HEADER_LEN + self.header.entries as usize..]
+        &self.map[HEADER_LEN + self.header.encoding.entry_bytes(self.len()) as usize..]
     }
 
-    /// The overflow records (slot, plies) in slot order.
+    /// The overflow records (slot, 16 bits) in slot order.
     pub fn overflow_records(&self) -> impl Iterator<Item = (u64, u16)> + '_ {
         let table = self.overflow_bytes();
         (0..table.len() / OVERFLOW_RECORD).map(move |i| record(table, i))

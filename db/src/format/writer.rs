@@ -12,11 +12,12 @@ use std::path::{Path, PathBuf};
 use morris_engine::Rules;
 use xxhash_rust::xxh3::Xxh3;
 
-use super::entry::{Entry, Outcome};
+use super::entry::{wdl2, Entry};
 use super::error::DbError;
-use super::header::{Encoding, Header, HEADER_LEN};
+use super::header::{Encoding, Header, Metric, HEADER_LEN};
 use crate::index::slots;
 use crate::key::Key;
+use crate::outcome::Outcome;
 
 const BUFFER: usize = 1 << 20;
 
@@ -30,8 +31,12 @@ pub struct Writer {
     /// The final file is in place; nothing to clean up.
     done: bool,
     rules: Rules,
+    metric: Metric,
+    encoding: Encoding,
     key: Key,
     expected: u64,
+    /// Two-bit encoding: the slots of the byte being filled.
+    pending: u8,
     written: u64,
     hasher: Xxh3,
     /// Slots whose byte is the overflow marker, in order.
@@ -40,9 +45,21 @@ pub struct Writer {
 }
 
 impl Writer {
-    /// Starts the file of `key` at `path` (usually `dir.join(file_name(rules, key))`); the
-    /// entries must then be pushed in slot order, exactly as many as the key's index has slots.
+    /// Starts the plain table of `key` at `path`.
     pub fn create(path: impl AsRef<Path>, rules: Rules, key: Key) -> Result<Writer, DbError> {
+        Writer::create_with(path, rules, Metric::Plain, Encoding::DistanceByte, key)
+    }
+
+    /// Starts the file of `key` at `path` (usually `dir.join(file_name(rules, metric, key))`);
+    /// the entries must then be pushed in slot order, exactly as many as the key's index has
+    /// slots.
+    pub fn create_with(
+        path: impl AsRef<Path>,
+        rules: Rules,
+        metric: Metric,
+        encoding: Encoding,
+        key: Key,
+    ) -> Result<Writer, DbError> {
         let path = path.as_ref().to_path_buf();
         let mut tmp = path.clone().into_os_string();
         tmp.push(".tmp");
@@ -61,7 +78,10 @@ impl Writer {
             buf: Vec::with_capacity(BUFFER),
             done: false,
             rules,
+            metric,
+            encoding,
             key,
+            pending: 0,
             written: 0,
             hasher: Xxh3::new(),
             marked: Vec::new(),
@@ -76,28 +96,46 @@ impl Writer {
 
     /// Appends the entry of the next slot.
     pub fn push(&mut self, outcome: Outcome) -> Result<(), DbError> {
-        let entry = Entry::encode(outcome);
-        if entry.is_overflow() {
-            let plies = outcome.plies().unwrap_or(0);
-            if plies > Entry::MAX_PLIES {
-                return Err(self.invalid(format!(
-                    "slot {}: {plies} plies do not fit the overflow table",
-                    self.written
-                )));
+        if self.encoding == Encoding::Wdl2 {
+            if self.written == self.expected {
+                return Err(self.too_many());
             }
-            self.overflow.push((self.written, plies as u16));
+            let shift = 2 * (self.written % 4);
+            self.pending |= wdl2::bits(outcome) << shift;
+            self.written += 1;
+            if self.written % 4 == 0 || self.written == self.expected {
+                let byte = std::mem::take(&mut self.pending);
+                self.buffer(&[byte])?;
+            }
+            return Ok(());
+        }
+        let Some((entry, record)) = Entry::encode(self.encoding, outcome) else {
+            return Err(self.invalid(format!(
+                "slot {}: {outcome} has no form in {:?}",
+                self.written, self.encoding
+            )));
+        };
+        if entry.is_overflow() {
+            self.overflow.push((self.written, record));
         }
         self.push_raw(&[entry.0])
     }
 
-    /// Appends already encoded entries. Every overflow marker (255) among them needs its
-    /// distance given with [`Writer::overflow`].
+    fn too_many(&self) -> DbError {
+        self.invalid(format!(
+            "more than {} entries for key {}",
+            self.expected, self.key
+        ))
+    }
+
+    /// Appends already encoded entries (byte encodings). Every overflow marker (255) among
+    /// them needs its record given with [`Writer::overflow`].
     pub fn push_raw(&mut self, entries: &[u8]) -> Result<(), DbError> {
+        if self.encoding == Encoding::Wdl2 {
+            return Err(self.invalid("raw entries for a two-bit table".to_string()));
+        }
         if self.written + entries.len() as u64 > self.expected {
-            return Err(self.invalid(format!(
-                "more than {} entries for key {}",
-                self.expected, self.key
-            )));
+            return Err(self.too_many());
         }
         for (i, &b) in entries.iter().enumerate() {
             if b == Entry::OVERFLOW.0 {
@@ -105,6 +143,10 @@ impl Writer {
             }
         }
         self.written += entries.len() as u64;
+        self.buffer(entries)
+    }
+
+    fn buffer(&mut self, entries: &[u8]) -> Result<(), DbError> {
         if self.buf.len() + entries.len() > BUFFER {
             self.flush()?;
         }
@@ -116,7 +158,7 @@ impl Writer {
         }
     }
 
-    /// The distance of a slot written as the overflow marker by [`Writer::push_raw`].
+    /// The record of a slot written as the overflow marker by [`Writer::push_raw`].
     pub fn overflow(&mut self, slot: u64, plies: u16) {
         self.overflow.push((slot, plies));
     }
@@ -170,7 +212,8 @@ impl Writer {
         let header = Header {
             rules: self.rules,
             key: self.key,
-            encoding: Encoding::DistanceByte,
+            metric: self.metric,
+            encoding: self.encoding,
             entries: self.written,
             overflow: self.overflow.len() as u64,
             checksum: self.hasher.digest(),

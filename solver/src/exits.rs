@@ -1,0 +1,51 @@
+//! The view of the tables that the no-capture rule's solver and verifier take: a move that
+//! zeroes the counter (a capture or a placement, which leave the key and its colour swap)
+//! starts the count again, so its child is read at distance 0 with its value under the rule
+//! at counter 0; a move inside the pair keeps the child's distance to zeroing.
+
+use crate::{key_slot, Located, Lookup};
+use morris_db::{Index, Key, Outcome};
+use morris_engine::Position;
+
+pub struct Exits<'a> {
+    inner: &'a dyn Lookup,
+    /// Key slots whose values are read as they are: the pair being solved or checked.
+    pair: [usize; 2],
+}
+
+impl<'a> Exits<'a> {
+    /// Every child read at distance 0 except those in `pair` (a key and its colour swap;
+    /// none for a placement key, whose every move zeroes).
+    pub fn new(inner: &'a dyn Lookup, pair: &[Key]) -> Exits<'a> {
+        let mut slots = [usize::MAX; 2];
+        for (s, &k) in slots.iter_mut().zip(pair) {
+            *s = key_slot(k);
+        }
+        Exits { inner, pair: slots }
+    }
+}
+
+impl Lookup for Exits<'_> {
+    #[inline]
+    fn probe(&self, pos: &Position) -> Located {
+        self.inner.probe(pos)
+    }
+
+    #[inline]
+    fn read(&self, probe: Located) -> Outcome {
+        let outcome = self.inner.read(probe);
+        match probe.located() {
+            Ok((key, _)) if self.pair.contains(&key) => outcome,
+            _ => outcome.at_zero(),
+        }
+    }
+
+    fn index_of(&self, key: Key) -> Option<&Index> {
+        self.inner.index_of(key)
+    }
+
+    #[inline]
+    fn probe_slot(&self, key: Key, slot: u64) -> Located {
+        self.inner.probe_slot(key, slot)
+    }
+}
