@@ -97,12 +97,12 @@ fn solve_query_verify_and_resume() {
     let o = morris(&["query", "--db", d, "--json", "W:d7,g1,g7 B:a4,d5,g4 b 0 0"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.starts_with("{\"value\": \"loss\", \"plies\": 26, \"moves\": [{\"move\": \"d5-a7\", \"value\": \"loss\", \"plies\": 26}"), "{out}");
+    assert!(out.starts_with("{\"value\":\"loss\",\"plies\":26,\"moves\":[{\"move\":\"d5-a7\",\"value\":\"loss\",\"plies\":26}"), "{out}");
 
     let o = morris(&["verify", "--db", d, "--max-stones", "4"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = morris(&["stats", "--db", d, "--max-stones", "4", "--json"]);
-    assert!(stdout(&o).contains("{\"key\": \"3-3-0-0\", \"wins\": 140621, \"losses\": 28736, \"draws\": 269, \"max_win_plies\": 25, \"max_loss_plies\": 26}"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("{\"key\":\"3-3-0-0\",\"wins\":140621,\"losses\":28736,\"draws\":269,\"max_win_plies\":25,\"max_loss_plies\":26}"), "{}", stdout(&o));
 
     // Interrupted after the first file of the 4-3 pair: restart and get identical files.
     let part = scratch("part");
@@ -178,7 +178,7 @@ fn reduced_game_is_solved_from_the_start() {
     );
     let o = morris(&["query", "--db", d, "--stones", "3", "--json", "startpos"]);
     assert!(
-        stdout(&o).starts_with("{\"value\": \"win\", \"plies\": 23, \"moves\": ["),
+        stdout(&o).starts_with("{\"value\":\"win\",\"plies\":23,\"moves\":["),
         "{}",
         stdout(&o)
     );
@@ -291,9 +291,17 @@ fn play_with(args: &[&str], input: &str) -> Output {
 fn play_declares_draws_by_rule() {
     let dir = scratch("draw-rules");
     let d = dir.to_str().unwrap();
-    assert!(morris(&["solve", "--db", d, "--stones", "3"])
-        .status
-        .success());
+    assert!(morris(&[
+        "solve",
+        "--db",
+        d,
+        "--stones",
+        "3",
+        "--moves-without-capture",
+        "1"
+    ])
+    .status
+    .success());
     // Black (flying) moves a4-a1, capturing nothing: with a limit of 1 the game ends there.
     let o = play_with(
         &[
@@ -404,8 +412,8 @@ fn turn_limit_uses_exact_distances() {
     );
     // A win in 9 plies is a win with 9 turns left and a draw with 8.
     for (left, expected) in [
-        ("9", "{\"value\": \"win\", \"plies\": 9,"),
-        ("8", "{\"value\": \"draw\", \"plies\": null,"),
+        ("9", "{\"value\":\"win\",\"plies\":9,"),
+        ("8", "{\"value\":\"draw\",\"plies\":null,"),
     ] {
         let o = morris(&[
             "query",
@@ -493,7 +501,7 @@ fn dara_end_to_end() {
     let o = morris(&["query", "--game", "dara", "--db", d, "--json", line]);
     assert!(
         stdout(&o).starts_with(
-            "{\"value\": \"win\", \"plies\": 1, \"moves\": [{\"move\": \"c2-c1xd4\", \"value\": \"win\", \"plies\": 1}"
+            "{\"value\":\"win\",\"plies\":1,\"moves\":[{\"move\":\"c2-c1xd4\",\"value\":\"win\",\"plies\":1}"
         ),
         "{}",
         stdout(&o)
@@ -513,5 +521,104 @@ fn dara_end_to_end() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("White plays c2-c1x"), "{text}");
     assert!(text.contains("game over: White wins"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The no-capture rule end to end: its tables built beside the plain ones, queried at a
+/// counter, verified and counted; a missing table and a counter past the limit refused.
+#[test]
+fn no_capture_rule() {
+    let dir = scratch("nocapture");
+    let d = dir.to_str().unwrap();
+    let gasser = "W:d7,g1,g7 B:a4,d5,g4 b 0 0";
+    let o = morris(&["solve", "--db", d, "--stones", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rule = ["--stones", "3", "--moves-without-capture", "12"];
+    let query = |extra: &[&str]| {
+        let mut a = vec!["query", "--db", d, "--json"];
+        a.extend_from_slice(&rule);
+        a.extend_from_slice(extra);
+        a.push(gasser);
+        morris(&a)
+    };
+    // The rule's tables are not built yet: a failure naming the file and how to build it.
+    let o = query(&[]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("nine-s3-nc12-3-3-0-0.mdb"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("--moves-without-capture 12"),
+        "{}",
+        stderr(&o)
+    );
+
+    let mut a = vec!["solve", "--db", d];
+    a.extend_from_slice(&rule);
+    let o = morris(&a);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("start position with 12 plies without a capture: "),
+        "{}",
+        stdout(&o)
+    );
+    // Lost in 26 without the rule, with no capture on the way: 12 plies save Black.
+    let o = query(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["value"], "draw");
+    assert_eq!(v["category"], "blessed-loss");
+    assert_eq!(v["plies"], 26);
+    assert_eq!(v["dtz"], 26);
+    assert_eq!(v["counter"], 0);
+    let moves = v["moves"].as_array().unwrap();
+    assert!(moves.iter().all(|m| m["zeroing"] == false));
+    assert_eq!(moves[0]["move"], "d5-a7");
+    // White to move in a position won in 1 by a capture keeps it at any counter.
+    let o = morris(&[
+        "query",
+        "--db",
+        d,
+        "--json",
+        "--stones",
+        "3",
+        "--moves-without-capture",
+        "12",
+        "--counter",
+        "11",
+        "W:a1,d1,g4 B:a7,d7,g7 w 0 0",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["value"], "win", "{v}");
+    assert_eq!(v["dtz"], 1);
+    assert_eq!(v["moves"][0]["zeroing"], true);
+    // A counter at the limit: the game is drawn already; bad input.
+    let o = query(&["--counter", "12"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // Verify and stats read the rule's tables.
+    let mut a = vec!["verify", "--db", d];
+    a.extend_from_slice(&rule);
+    let o = morris(&a);
+    assert!(stdout(&o).contains("verification passed"), "{}", stdout(&o));
+    let mut a = vec!["stats", "--db", d, "--json"];
+    a.extend_from_slice(&rule);
+    let o = morris(&a);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let k33 = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["key"] == "3-3-0-0")
+        .unwrap();
+    assert!(k33["blessed_losses"].as_u64().unwrap() > 0, "{k33}");
+    assert!(k33["max_dtz"].as_u64().unwrap() <= 12, "{k33}");
+    let o = morris(&["db", "info", d]);
+    assert!(
+        stdout(&o).contains("the no-capture rule with N = 12"),
+        "{}",
+        stdout(&o)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

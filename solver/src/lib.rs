@@ -7,7 +7,6 @@ pub mod exits;
 pub mod memory;
 pub mod placement;
 pub mod progress;
-pub mod query;
 pub mod retro;
 pub mod search;
 pub mod solve;

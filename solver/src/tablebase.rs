@@ -6,12 +6,13 @@
 //! seconds, and `verify` and `db info` are there for that. A missing or damaged file is an
 //! error that names it and the command that builds it, never a panic.
 
-use crate::solve::reads;
+use crate::search::Search;
+use crate::solve::{reads, steps, Job};
 use crate::store::Store;
 use crate::{key_of, lost_already, Lookup};
 use core::fmt;
 use morris_db::format::{Checks, DbError, Metric};
-use morris_db::{Category, Key, Outcome};
+use morris_db::{Category, Key, Outcome, Value};
 use morris_engine::{for_each_move, Move, Position, Rules};
 use std::path::{Path, PathBuf};
 
@@ -88,6 +89,16 @@ pub struct RuleProbe {
     pub dtz: Option<u32>,
     /// The value at counter 0 in the five words of the rule.
     pub category: Category,
+}
+
+/// A placement position valued without its tables, by [`Tablebase::prove`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proved {
+    pub value: Value,
+    /// Every legal move with the mover's value after it, best first.
+    pub moves: Vec<(Move, Value)>,
+    /// Positions searched.
+    pub nodes: u64,
 }
 
 /// A legal move and where it leads, for the player making it.
@@ -205,6 +216,58 @@ impl Tablebase {
         });
         moves.sort_by_key(RankedMove::rank);
         Ok(moves)
+    }
+
+    /// True when the tables a position and its moves read are all on disk (they are still
+    /// opened, and checked, on first use).
+    pub fn has_tables_for(&self, pos: &Position) -> bool {
+        if lost_already(pos, &self.rules) {
+            return true;
+        }
+        reads(&self.rules, key_of(pos)).iter().all(|&k| {
+            self.plain.path(k).exists()
+                && self
+                    .rule
+                    .as_ref()
+                    .is_none_or(|(_, store)| store.path(k).exists())
+        })
+    }
+
+    /// The value of a placement position and of each of its moves, without the placement
+    /// tables: an exact alpha-beta search whose leaves (no stones in hand) are read from the
+    /// moving-phase tables. Values only, without the no-capture rule. Refused where a player
+    /// may slide instead of placing (Lasker Morris): there placements can repeat a position and
+    /// the search would not end.
+    pub fn prove(&self, pos: &Position) -> Result<Proved, ProbeError> {
+        let rules = self.rules;
+        if rules.place_or_move() {
+            return Err(ProbeError::MissingTable {
+                path: self.plain.path(key_of(pos)),
+                build: build_command(&self.plain, rules.stones),
+            });
+        }
+        let job = Job {
+            max_stones: rules.stones,
+            only: None,
+            placement: false,
+            stop_after_files: None,
+        };
+        let moving = steps(&rules, &job).expect("the whole moving phase is in the plan");
+        for k in moving.iter().flat_map(|s| s.keys()) {
+            self.load(&self.plain, k, rules.stones)?;
+        }
+        let mut search = Search::new(&rules, &self.plain);
+        let value = search.value(pos);
+        let mut moves: Vec<(Move, Value)> = morris_engine::legal_moves(pos, &rules)
+            .into_iter()
+            .map(|m| (m, -search.value(&pos.play(m))))
+            .collect();
+        moves.sort_by_key(|&(_, v)| v);
+        Ok(Proved {
+            value,
+            moves,
+            nodes: search.nodes,
+        })
     }
 
     fn check_counter(&self, counter: u32) -> Result<(), ProbeError> {

@@ -1,11 +1,9 @@
 use crate::json::{Query, QueryMove};
 use crate::options::{position, RuleArgs};
 use crate::Failure;
-use morris_engine::{render, Position, Rules};
-use morris_solver::search::Search;
+use morris_engine::{render, Position};
 use morris_solver::tablebase::{ProbeError, RankedMove, RuleProbe, Tablebase};
 use morris_solver::value::Outcome;
-use morris_solver::{key_of, lost_already};
 
 /// The value and distance of a position, and every legal move ranked
 #[derive(clap::Args)]
@@ -89,71 +87,31 @@ pub fn tablebase(db: &std::path::Path, rules: &RuleArgs) -> Result<Tablebase, Fa
 /// need the placement databases).
 fn search_fallback(args: &Args, tb: &Tablebase, pos: &Position) -> Result<(), Failure> {
     let rules = *tb.rules();
-    let job = morris_solver::solve::Job {
-        max_stones: rules.stones,
-        only: None,
-        placement: false,
-        stop_after_files: None,
-    };
-    let store = tb.plain();
-    for step in morris_solver::solve::steps(&rules, &job).map_err(Failure::input)? {
-        for k in step.keys() {
-            store
-                .open(k, morris_db::format::Checks { checksum: false })
-                .map_err(|e| {
-                    Failure::failed(format!(
-                        "{e}\n(build it with: morris solve --game {} --db {} --moving-only)",
-                        rules.game,
-                        store.dir().display()
-                    ))
-                })?;
-        }
-    }
-    let mut search = Search::new(&rules, store);
-    let value = search.value(pos);
+    let proved = tb.prove(pos).map_err(failure)?;
     let board = rules.board();
-    let mut moves: Vec<(String, morris_solver::value::Value)> =
-        morris_engine::legal_moves(pos, &rules)
-            .into_iter()
-            .map(|m| (m.notation(board).to_string(), -search.value(&pos.play(m))))
-            .collect();
-    moves.sort_by_key(|&(_, v)| v);
     if args.json {
-        let mut q = Query::new(
-            Outcome::Draw,
-            None,
-            moves
-                .iter()
-                .map(|(m, v)| QueryMove::proved(m.clone(), *v))
-                .collect(),
-        );
-        q.value = value.name();
+        let moves = proved
+            .moves
+            .iter()
+            .map(|&(m, v)| QueryMove::proved(m.notation(board).to_string(), v))
+            .collect();
+        let mut q = Query::new(Outcome::Draw, None, moves);
+        q.value = proved.value.name();
         q.source = Some("search");
         println!("{}", serde_json::to_string(&q).expect("serialisable"));
         return Ok(());
     }
     println!("{}", render::draw(pos, &rules));
     println!();
-    println!("{} to move: {value}", pos.side_to_move().name());
+    println!("{} to move: {}", pos.side_to_move().name(), proved.value);
     println!(
         "(proved by alpha-beta search over the moving-phase databases, {} positions searched; the placement databases give distances)",
-        search.nodes
+        proved.nodes
     );
-    for (m, v) in &moves {
-        println!("  {m:<10} {v}");
+    for (m, v) in &proved.moves {
+        println!("  {:<10} {v}", m.notation(board).to_string());
     }
     Ok(())
-}
-
-/// True when the placement tables a position reads are missing, so that the search can stand
-/// in for them.
-fn placement_missing(tb: &Tablebase, rules: &Rules, pos: &Position) -> bool {
-    let key = key_of(pos);
-    !lost_already(pos, rules)
-        && !key.is_moving_phase()
-        && morris_solver::solve::reads(rules, key)
-            .iter()
-            .any(|&k| !tb.plain().path(k).exists())
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -162,7 +120,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let tb = tablebase(&args.db, &args.rules)?;
     // The search relies on placements never repeating a position; where a player may slide
     // instead of placing (Lasker) they can, so there the databases are required.
-    if placement_missing(&tb, &rules, &pos)
+    let in_hand = pos.our_hand() + pos.their_hand() > 0;
+    if in_hand
+        && !tb.has_tables_for(&pos)
         && args.turns_left.is_none()
         && tb.no_capture_limit().is_none()
         && !rules.place_or_move()

@@ -87,10 +87,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 max_dtz: r.as_ref().and_then(|r| r.max_dtz),
             })
             .collect();
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&items).expect("serialisable")
-        );
+        // One key a line, so that a reader can grep for a key.
+        let lines: Vec<String> = items
+            .iter()
+            .map(|i| serde_json::to_string(i).expect("serialisable"))
+            .collect();
+        println!("[\n  {}\n]", lines.join(",\n  "));
         return Ok(());
     }
     let opt = |v: Option<u32>| v.map_or("-".to_string(), |p| p.to_string());
