@@ -128,7 +128,9 @@ fn solve_query_verify_and_resume() {
         "resumed solve differs from a clean one"
     );
 
-    // A damaged file: db info flags it, query refuses it naming the file, solve rebuilds it.
+    // A damaged file: db info flags it (by its checksum), solve rebuilds it; query, which
+    // checks header and size but leaves the checksum to verify and db info, refuses a
+    // truncated one naming the file.
     let victim = part.join("nine-3-3-0-0.mdb");
     let mut bytes = std::fs::read(&victim).unwrap();
     bytes[1000] ^= 0x40;
@@ -136,6 +138,9 @@ fn solve_query_verify_and_resume() {
     let o = morris(&["db", "info", p]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("DAMAGED"), "{}", stdout(&o));
+    let o = morris(&["verify", "--db", p, "--max-stones", "4"]);
+    assert_eq!(o.status.code(), Some(1));
+    std::fs::write(&victim, &bytes[..bytes.len() - 1]).unwrap();
     let o = morris(&["query", "--db", p, "W:d7,g1,g7 B:a4,d5,g4 b 0 0"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("nine-3-3-0-0.mdb"), "{}", stderr(&o));

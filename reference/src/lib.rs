@@ -7,11 +7,13 @@
 //! positions are arrays of cells ([`position`]), and moves are generated the obvious way
 //! ([`movegen`]). [`perft`] counts game-tree leaves; [`solve`] solves the moving phase with
 //! few stones by plain retrograde analysis; [`game`] adds the placement phase by minimax over
-//! every position reachable from the start.
+//! every position reachable from the start; [`nocapture`] solves the no-capture draw rule with
+//! the counter as part of the state.
 
 pub mod board;
 pub mod game;
 pub mod movegen;
+pub mod nocapture;
 pub mod perft;
 pub mod position;
 pub mod solve;
@@ -19,6 +21,7 @@ pub mod solve;
 pub use board::Board;
 pub use game::GameSolution;
 pub use movegen::{legal_move_strings, legal_moves, play, Move};
+pub use nocapture::CounterSolution;
 pub use perft::perft;
 pub use position::{Color, Game, Position, Variant};
 pub use solve::{MovingSolution, Value};

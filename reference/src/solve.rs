@@ -119,7 +119,7 @@ pub fn subsets(n: usize, k: usize) -> Vec<u32> {
 
 /// `us` renumbered among the points not in `them` (the i-th free point becomes point i).
 #[inline]
-fn squeeze(us: u32, them: u32) -> u32 {
+pub(crate) fn squeeze(us: u32, them: u32) -> u32 {
     let mut out = 0;
     for p in bits(us) {
         let below = (them & ((1u32 << p) - 1)).count_ones() as usize;
@@ -160,7 +160,7 @@ fn in_lines(g: &Geometry, stones: u32) -> u32 {
 /// Where a line wins, the value of (`us` to move, `them`) when a line stands on the board:
 /// lost when `them` made it, won in the position no game reaches where only `us` has one
 /// (the convention of [`crate::movegen::decided`]).
-fn line_decided(variant: &Variant, us: u32, them: u32) -> Option<Value> {
+pub(crate) fn line_decided(variant: &Variant, us: u32, them: u32) -> Option<Value> {
     if !variant.line_wins() {
         return None;
     }
