@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The project's test command (README, CI): tests in release mode, lints, formatting.
+# The project's test command (README, CI): tests in release mode, lints, formatting, then the
+# Python package's tests (a venv, the extension, pytest with the real open-spiel package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --release --workspace
 cargo clippy --workspace --all-targets -- -D warnings
 cargo fmt --all --check
+cargo fmt --manifest-path python/Cargo.toml --check
+bash scripts/test-python.sh

@@ -24,13 +24,27 @@ pub struct RuleArgs {
     pub moves_without_capture: Option<u16>,
 }
 
+/// Fewer stones than this and a player has lost before the game starts (the rules' minimum).
+const MIN_STONES: u8 = 3;
+
+/// The most stones a side `--stones` accepts for a game: the game's own number, or up to half
+/// the board's points (both sides' stones fit on the board), but never more than 12, the most
+/// a key's field holds in the solver's flat key tables (`key_slot`) and the index's tables.
+pub fn max_stones(game: Game) -> u8 {
+    let half_board = (game.board().len() / 2).min(12) as u8;
+    Rules::standard(game).stones.max(half_board)
+}
+
 fn parse_game(s: &str) -> Result<Game, String> {
     s.parse()
         .map_err(|e: morris_engine::rules::UnknownGame| e.to_string())
 }
 
 impl RuleArgs {
-    pub fn rules(&self) -> Rules {
+    /// The rules these options name, checked: a stone count the engine cannot hold is a
+    /// one-line input error here rather than an assertion deep in a solve, or hours of work on
+    /// a game whose plan cannot fit anywhere.
+    pub fn rules(&self) -> Result<Rules, Failure> {
         let mut r = Rules::standard(self.game);
         if self.no_flying {
             r.flying = false;
@@ -39,9 +53,16 @@ impl RuleArgs {
             r.flying = true;
         }
         if let Some(n) = self.stones {
+            let max = max_stones(self.game);
+            if !(MIN_STONES..=max).contains(&n) {
+                return Err(Failure::input(format!(
+                    "--stones must be from {MIN_STONES} to {max} for {} (got {n})",
+                    self.game
+                )));
+            }
             r.stones = n;
         }
-        r
+        Ok(r)
     }
 
     /// The tables these options name: the plain game, or the no-capture rule.
@@ -96,7 +117,7 @@ impl DbArgs {
     /// The largest number of stones a side, checked against the game.
     pub fn max_stones(&self, rules: &Rules) -> Result<u8, Failure> {
         let n = self.max_stones.unwrap_or(rules.stones);
-        if n < 3 || n > rules.stones {
+        if n < MIN_STONES || n > rules.stones {
             return Err(Failure::input(format!(
                 "--max-stones must be from 3 to {} for {}",
                 rules.stones, rules.game
@@ -106,9 +127,19 @@ impl DbArgs {
     }
 }
 
-/// Sets the number of worker threads (default: one per core).
+/// The most worker threads `--threads` accepts: far above any machine this runs on, low
+/// enough that a typo (`--threads 20000`) is an error rather than thousands of threads.
+pub const MAX_THREADS: usize = 1024;
+
+/// Sets the number of worker threads (default: one per core). Zero is refused: rayon would
+/// read it as "the default", which is not what someone who typed it meant.
 pub fn threads(n: Option<usize>) -> Result<(), Failure> {
     if let Some(n) = n {
+        if !(1..=MAX_THREADS).contains(&n) {
+            return Err(Failure::input(format!(
+                "--threads must be from 1 to {MAX_THREADS} (got {n})"
+            )));
+        }
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build_global()

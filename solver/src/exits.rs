@@ -1,7 +1,8 @@
 //! The view of the tables that the no-capture rule's solver and verifier take: a move that
 //! zeroes the counter (a capture or a placement, which leave the key and its colour swap)
-//! starts the count again, so its child is read at distance 0 with its value under the rule
-//! at counter 0; a move inside the pair keeps the child's distance to zeroing.
+//! starts the count again, so its child is read with its value under the rule at counter 0 (a
+//! win or loss only when its distance to zeroing fits in the limit, else a draw), at distance
+//! 0; a move inside the pair keeps the child's distance to zeroing.
 
 use crate::{key_slot, Located, Lookup};
 use morris_db::{Index, Key, Outcome};
@@ -11,17 +12,23 @@ pub struct Exits<'a> {
     inner: &'a dyn Lookup,
     /// Key slots whose values are read as they are: the pair being solved or checked.
     pair: [usize; 2],
+    /// The rule's limit N.
+    limit: u32,
 }
 
 impl<'a> Exits<'a> {
-    /// Every child read at distance 0 except those in `pair` (a key and its colour swap;
-    /// none for a placement key, whose every move zeroes).
-    pub fn new(inner: &'a dyn Lookup, pair: &[Key]) -> Exits<'a> {
+    /// Every child read at counter 0 under the limit `limit` except those in `pair` (a key
+    /// and its colour swap; none for a placement key, whose every move zeroes).
+    pub fn new(inner: &'a dyn Lookup, pair: &[Key], limit: u16) -> Exits<'a> {
         let mut slots = [usize::MAX; 2];
         for (s, &k) in slots.iter_mut().zip(pair) {
             *s = key_slot(k);
         }
-        Exits { inner, pair: slots }
+        Exits {
+            inner,
+            pair: slots,
+            limit: limit as u32,
+        }
     }
 }
 
@@ -36,7 +43,7 @@ impl Lookup for Exits<'_> {
         let outcome = self.inner.read(probe);
         match probe.located() {
             Ok((key, _)) if self.pair.contains(&key) => outcome,
-            _ => outcome.at_zero(),
+            _ => outcome.within(self.limit).at_zero(),
         }
     }
 

@@ -4,6 +4,7 @@
 mod batch;
 mod cells;
 pub mod exits;
+pub mod lock;
 pub mod memory;
 pub mod placement;
 pub mod progress;

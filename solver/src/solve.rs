@@ -3,6 +3,7 @@
 //! resumes at the first step without complete files.
 
 use crate::exits::Exits;
+use crate::lock::{DirLock, LockError};
 use crate::placement::solve_key;
 use crate::progress::Progress;
 use crate::retro::solve_pair;
@@ -45,6 +46,8 @@ pub enum SolveError {
     NotInPlan {
         pair: String,
     },
+    /// Another process is writing the directory (or it cannot be locked).
+    Locked(LockError),
     /// The test hook stopped the run.
     Stopped,
 }
@@ -63,12 +66,19 @@ impl fmt::Display for SolveError {
                     "pair {pair} is not part of the moving phase of this game"
                 )
             }
+            SolveError::Locked(e) => write!(f, "{e}"),
             SolveError::Stopped => write!(f, "stopped by MORRIS_STOP_AFTER_FILES"),
         }
     }
 }
 
 impl std::error::Error for SolveError {}
+
+impl From<LockError> for SolveError {
+    fn from(e: LockError) -> SolveError {
+        SolveError::Locked(e)
+    }
+}
 
 impl From<DbError> for SolveError {
     fn from(e: DbError) -> SolveError {
@@ -232,7 +242,8 @@ pub fn solve_step(
     progress: &dyn Progress,
 ) -> Vec<(Key, Vec<u16>)> {
     let keys = step.keys();
-    let exits = Exits::new(lookup, if step.is_cyclic() { &keys } else { &[] });
+    let pair: &[Key] = if step.is_cyclic() { &keys } else { &[] };
+    let exits = Exits::new(lookup, pair, metric.limit());
     let lower: &dyn Lookup = match metric {
         Metric::Plain => lookup,
         Metric::NoCapture(_) => &exits,
@@ -249,26 +260,59 @@ pub trait Observer: Progress {
     fn step_finished(&self, report: &StepReport);
 }
 
-/// Solves every step of the job not yet complete on disk.
+/// Solves every step of the job not yet complete on disk, holding the directory's write lock
+/// for the duration ([`DirLock`]): a second writer is refused rather than allowed to delete
+/// this one's temporary files.
 pub fn solve(
     store: &mut Store,
     job: &Job,
     observer: &dyn Observer,
 ) -> Result<Vec<StepReport>, SolveError> {
     let rules = *store.rules();
-    let steps = steps(&rules, job)?;
-    std::fs::create_dir_all(store.dir()).map_err(|source| DbError::Io {
-        path: store.dir().to_path_buf(),
+    // A job outside the plan is refused before anything is created.
+    steps(&rules, job)?;
+    let lock = lock_dir(store.dir())?;
+    solve_locked(store, job, observer, &lock)
+}
+
+/// Creates the database directory if needed and takes its write lock, recording this
+/// process's command line for a writer that is refused.
+pub fn lock_dir(dir: &std::path::Path) -> Result<DirLock, SolveError> {
+    std::fs::create_dir_all(dir).map_err(|source| DbError::Io {
+        path: dir.to_path_buf(),
         action: "create the database directory",
         source,
     })?;
+    let command: Vec<String> = std::env::args().collect();
+    Ok(DirLock::acquire(dir, &command.join(" "))?)
+}
+
+/// [`solve`] under a lock the caller holds already (a caller that runs several solves over
+/// one directory, the plain tables then those of the no-capture rule, keeps one lock for all).
+///
+/// # Panics
+/// When `lock` is not the lock of the store's directory.
+pub fn solve_locked(
+    store: &mut Store,
+    job: &Job,
+    observer: &dyn Observer,
+    lock: &DirLock,
+) -> Result<Vec<StepReport>, SolveError> {
+    assert!(
+        lock.covers(store.dir()),
+        "the lock of {} does not cover {}",
+        lock.dir().display(),
+        store.dir().display()
+    );
+    let rules = *store.rules();
+    let steps = steps(&rules, job)?;
     let mut written = 0usize;
     let mut reports = Vec::new();
     for step in steps {
         let keys = step.keys();
         let slots: u64 = keys.iter().map(|&k| slots(rules.board(), k)).sum();
         observer.step_started(&step, slots);
-        if keys.iter().all(|&k| is_complete(store, k)) {
+        if keys.iter().all(|&k| is_complete(store, k, lock)) {
             let report = StepReport {
                 keys,
                 slots,
@@ -331,7 +375,11 @@ pub fn solve(
 
 /// True when the file of `key` is complete: header right and checksum matching. A file that
 /// fails is removed so that it is rebuilt; a leftover temporary file is removed too.
-fn is_complete(store: &Store, key: Key) -> bool {
+///
+/// Removing files is only safe for the directory's one writer: the `_lock` parameter makes
+/// holding the lock a precondition the compiler checks. (Without it, a second solve took the
+/// first one's half-written `.tmp` file for a crash's leftover and deleted it.)
+fn is_complete(store: &Store, key: Key, _lock: &DirLock) -> bool {
     let path = store.path(key);
     let mut tmp = path.clone().into_os_string();
     tmp.push(".tmp");

@@ -333,7 +333,12 @@ fn rule_probe(limit: u16, counter: u32, plain: Outcome, stored: Outcome) -> Rule
 
 /// The command that builds the tables of `store` with up to `most` stones a side.
 fn build_command(store: &Store, most: u8) -> String {
-    let rules = store.rules();
+    build_command_for(store.rules(), store.dir(), store.metric(), most)
+}
+
+/// The `morris solve` command that builds the tables of `metric` for `rules` in `dir`, with up
+/// to `most` stones a side: what an error about a missing table tells the user to run.
+pub fn build_command_for(rules: &Rules, dir: &Path, metric: Metric, most: u8) -> String {
     let standard = Rules::standard(rules.game);
     let mut cmd = format!("morris solve --game {}", rules.game);
     if rules.flying != standard.flying {
@@ -346,11 +351,8 @@ fn build_command(store: &Store, most: u8) -> String {
     if rules.stones != standard.stones {
         cmd.push_str(&format!(" --stones {}", rules.stones));
     }
-    cmd.push_str(&format!(
-        " --db {} --max-stones {most}",
-        store.dir().display()
-    ));
-    if let Metric::NoCapture(n) = store.metric() {
+    cmd.push_str(&format!(" --db {} --max-stones {most}", dir.display()));
+    if let Metric::NoCapture(n) = metric {
         cmd.push_str(&format!(" --moves-without-capture {n}"));
     }
     cmd

@@ -55,7 +55,7 @@ pub fn verify_key(
 ) -> Report {
     let cyclic = is_cyclic(rules, key);
     let pair = [key, key.swapped()];
-    let exits = Exits::new(lookup, if cyclic { &pair } else { &[] });
+    let exits = Exits::new(lookup, if cyclic { &pair } else { &[] }, metric.limit());
     let (children, values_only): (&dyn Lookup, bool) = match metric {
         Metric::Plain => (lookup, false),
         Metric::NoCapture(_) => (&exits, !cyclic),

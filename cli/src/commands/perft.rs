@@ -19,7 +19,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = args.rules.rules();
+    let rules = args.rules.rules()?;
     let pos = position(&args.position, &rules)?;
     println!(
         "{:>5} {:>16} {:>10} {:>14}",

@@ -18,7 +18,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = args.rules.rules();
+    let rules = args.rules.rules()?;
     let max = args.max_stones.unwrap_or(rules.stones);
     if max < 3 || max > rules.stones {
         return Err(Failure::input(format!(

@@ -55,7 +55,7 @@ fn parse_color(s: &str) -> Result<Color, String> {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = args.rules.rules();
+    let rules = args.rules.rules()?;
     let board = rules.board();
     let mut pos = position(&args.position, &rules)?;
     let tb = tablebase(&args.db, &args.rules)?;

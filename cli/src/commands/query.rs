@@ -75,7 +75,7 @@ pub fn failure(e: ProbeError) -> Failure {
 
 /// Opens the tablebase the rule options name.
 pub fn tablebase(db: &std::path::Path, rules: &RuleArgs) -> Result<Tablebase, Failure> {
-    let tb = Tablebase::open(db, rules.rules()).map_err(failure)?;
+    let tb = Tablebase::open(db, rules.rules()?).map_err(failure)?;
     Ok(match rules.moves_without_capture {
         Some(n) => tb.with_no_capture_rule(n),
         None => tb,
@@ -115,7 +115,7 @@ fn search_fallback(args: &Args, tb: &Tablebase, pos: &Position) -> Result<(), Fa
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = args.rules.rules();
+    let rules = args.rules.rules()?;
     let pos = position(&args.position, &rules)?;
     let tb = tablebase(&args.db, &args.rules)?;
     // The search relies on placements never repeating a position; where a player may slide

@@ -15,7 +15,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = args.rules.rules();
+    let rules = args.rules.rules()?;
     let pos = position(&args.position, &rules)?;
     println!("{}", render::draw(&pos, &rules));
     if let Some(o) = pos.outcome(&rules) {

@@ -1,9 +1,16 @@
 use crate::options::{thousands, threads, DbArgs, RuleArgs};
 use crate::progress::Bars;
 use crate::Failure;
+use morris_db::format::HEADER_LEN;
+use morris_db::plan::{bytes, PLACEMENT_BYTES_PER_SLOT, SOLVE_BYTES_PER_SLOT};
+use morris_db::{Key, Metric};
+use morris_engine::Rules;
 use morris_solver::progress::Progress;
-use morris_solver::solve::{solve, Job, Observer, SolveError, Step, StepReport};
+use morris_solver::solve::{
+    is_cyclic, lock_dir, solve_locked, steps, Job, Observer, SolveError, Step, StepReport,
+};
 use morris_solver::store::Store;
+use std::path::Path;
 
 /// Build the databases: moving-phase pairs, then placement keys, in dependency order; resumable
 #[derive(clap::Args)]
@@ -11,6 +18,10 @@ use morris_solver::store::Store;
     after_help = "A killed or crashed solve restarts where it stopped: complete files are kept (checked by\n\
 checksum), unfinished ones are discarded. Solving a complete directory again does nothing.\n\n\
 With --moves-without-capture N the tables of that rule are built too, after the plain ones.\n\n\
+One solve writes a directory at a time: a second one is refused, naming the process that\n\
+holds it (queries may run meanwhile). Before starting, the disk space of the files still\n\
+missing and the memory of the largest step still to solve (the figures of `morris plan`) are\n\
+checked against the free disk and the available memory; --force starts anyway.\n\n\
 Examples:\n  morris solve --db dbs/nine --max-stones 4\n  morris solve --db dbs/nine --max-stones 5 --moves-without-capture 50\n  morris solve --db dbs/nine\n  morris solve --db dbs/nine --only 5-4 --threads 2"
 )]
 pub struct Args {
@@ -19,6 +30,10 @@ pub struct Args {
     /// Worker threads (default: one per core)
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
+    /// Start even when the files still missing need more disk space, or the largest step
+    /// more memory, than the system has free
+    #[arg(long)]
+    force: bool,
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -75,7 +90,7 @@ impl Observer for Report<'_> {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = args.rules.rules();
+    let rules = args.rules.rules()?;
     threads(args.threads)?;
     let max_stones = args.db.max_stones(&rules)?;
     let job = Job {
@@ -86,18 +101,23 @@ pub fn run(args: Args) -> Result<(), Failure> {
             .ok()
             .and_then(|v| v.parse().ok()),
     };
-    // A job the solver refuses reports its error below; its bar has nothing to count.
-    let total: u64 = morris_solver::solve::steps(&rules, &job)
-        .unwrap_or_default()
+    let steps = steps(&rules, &job).map_err(Failure::input)?;
+    let total: u64 = steps
         .iter()
         .flat_map(|step| step.keys())
         .map(|key| morris_db::slots(rules.board(), key))
         .sum();
     // Under the no-capture rule the plain tables come first (queries read both).
-    let mut metrics = vec![morris_db::Metric::Plain];
+    let mut metrics = vec![Metric::Plain];
     if let Some(n) = args.rules.moves_without_capture {
-        metrics.push(morris_db::Metric::NoCapture(n));
+        metrics.push(Metric::NoCapture(n));
     }
+    let needs = Needs::of(&rules, &steps, &metrics, &args.db.db);
+    if !args.force {
+        needs.check(&args.db.db)?;
+    }
+    // One lock for the whole run (both metrics): no other writer slips in between.
+    let lock = lock_dir(&args.db.db).map_err(Failure::failed)?;
     let start = std::time::Instant::now();
     let mut reports = Vec::new();
     for &metric in &metrics {
@@ -113,7 +133,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 morris_db::format::describe_metric(metric)
             ));
         }
-        let result = solve(&mut store, &job, &report);
+        let result = solve_locked(&mut store, &job, &report, &lock);
         bars.finish();
         reports.extend(result.map_err(|e| match e {
             SolveError::MissingDependency { .. } | SolveError::NotInPlan { .. } => {
@@ -122,6 +142,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             e => Failure::failed(e),
         })?);
     }
+    drop(lock);
     let solved = reports.iter().filter(|r| r.solved).count();
     if solved == 0 {
         println!(
@@ -157,4 +178,166 @@ pub fn run(args: Args) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// What the files still missing will take: the figures of `morris plan` (`db/src/plan.rs`)
+/// restricted to the steps with a file to write, so that resuming a nearly finished solve on
+/// a nearly full disk is not refused for the files it already has.
+struct Needs {
+    /// Files still missing (a damaged file with its final name is rebuilt too, but is rare
+    /// enough not to be counted: checking it would read every file before starting).
+    files: usize,
+    /// Their size on disk (header and entries; overflow records, empty in practice, aside).
+    disk: u64,
+    /// The largest memory need of a step with a missing file, and that step's name.
+    memory: u64,
+    step: String,
+}
+
+impl Needs {
+    fn of(rules: &Rules, steps: &[Step], metrics: &[Metric], dir: &Path) -> Needs {
+        let mut needs = Needs {
+            files: 0,
+            disk: 0,
+            memory: 0,
+            step: String::new(),
+        };
+        for &metric in metrics {
+            let store = Store::with_metric(dir, *rules, metric);
+            for step in steps {
+                let keys = step.keys();
+                let missing: Vec<Key> = keys
+                    .iter()
+                    .copied()
+                    .filter(|&k| !store.path(k).exists())
+                    .collect();
+                if missing.is_empty() {
+                    continue;
+                }
+                needs.files += missing.len();
+                needs.disk += missing
+                    .iter()
+                    .map(|&k| file_len(rules, metric, k))
+                    .sum::<u64>();
+                // The solver's working memory for the step, and the resident copies of the
+                // tables it reads.
+                let per_slot = match step {
+                    Step::Pair(_) => SOLVE_BYTES_PER_SLOT,
+                    Step::Placement(_) => PLACEMENT_BYTES_PER_SLOT,
+                };
+                let slots: u64 = keys
+                    .iter()
+                    .map(|&k| morris_db::slots(rules.board(), k))
+                    .sum();
+                let read: u64 = step
+                    .dependencies(rules)
+                    .iter()
+                    .map(|&k| file_len(rules, metric, k))
+                    .sum();
+                let memory = per_slot * slots + read;
+                if memory > needs.memory {
+                    needs.memory = memory;
+                    needs.step = step.name();
+                }
+            }
+        }
+        needs
+    }
+
+    /// Refuses (exit 1, one line) when the files do not fit on the disk or the largest step
+    /// in the available memory; a figure the system does not give is not checked.
+    fn check(&self, dir: &Path) -> Result<(), Failure> {
+        if self.files == 0 {
+            return Ok(());
+        }
+        if let Some(free) = free_disk(dir) {
+            if self.disk > free {
+                return Err(Failure::failed(format!(
+                    "not enough disk space: the {} missing file(s) need {}, {} has {} free \
+                     (free some space, or pass --force to start anyway)",
+                    self.files,
+                    bytes(self.disk),
+                    dir.display(),
+                    bytes(free)
+                )));
+            }
+        }
+        if let Some(available) = available_memory() {
+            if self.memory > available {
+                return Err(Failure::failed(format!(
+                    "not enough memory: step {} needs {}, {} is available (solve a smaller \
+                     --max-stones, or pass --force to start anyway)",
+                    self.step,
+                    bytes(self.memory),
+                    bytes(available)
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The size of the file of `key` (without overflow records).
+fn file_len(rules: &Rules, metric: Metric, key: Key) -> u64 {
+    let encoding = metric.encoding(is_cyclic(rules, key));
+    HEADER_LEN as u64 + encoding.entry_bytes(morris_db::slots(rules.board(), key))
+}
+
+/// A figure from a test hook (`MORRIS_TEST_FREE_DISK`, `MORRIS_TEST_AVAILABLE_MEMORY`, in
+/// bytes), so that the tests can check a refusal without filling a disk or the memory.
+fn test_hook(name: &str) -> Option<u64> {
+    std::env::var(name).ok()?.parse().ok()
+}
+
+/// Bytes an unprivileged user may still write on the file system of `dir` (or of its nearest
+/// existing ancestor, for a directory not created yet).
+fn free_disk(dir: &Path) -> Option<u64> {
+    if let Some(v) = test_hook("MORRIS_TEST_FREE_DISK") {
+        return Some(v);
+    }
+    let mut at = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    while !at.exists() {
+        at = match at.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+    }
+    statvfs_free(at)
+}
+
+#[cfg(unix)]
+fn statvfs_free(path: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `c` is a valid NUL-terminated path, `st` a properly sized out-parameter that
+    // statvfs fills in completely on success (and that is read only then).
+    let st = unsafe {
+        let mut st: libc::statvfs = std::mem::zeroed();
+        if libc::statvfs(c.as_ptr(), &mut st) != 0 {
+            return None;
+        }
+        st
+    };
+    Some((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+}
+
+#[cfg(not(unix))]
+fn statvfs_free(_path: &Path) -> Option<u64> {
+    None
+}
+
+/// The kernel's estimate of memory available to new work without swapping (`MemAvailable`
+/// of /proc/meminfo, Linux): free memory plus the page cache it can drop.
+fn available_memory() -> Option<u64> {
+    if let Some(v) = test_hook("MORRIS_TEST_AVAILABLE_MEMORY") {
+        return Some(v);
+    }
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
 }

@@ -26,7 +26,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = args.rules.rules();
+    let rules = args.rules.rules()?;
     let max = args.db.max_stones(&rules)?;
     let keys = args.db.keys(&rules)?;
     let mut plain = Store::new(&args.db.db, rules);

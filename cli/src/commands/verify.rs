@@ -46,7 +46,7 @@ pub fn open_all(store: &mut Store, keys: &[Key], max_stones: u8) -> Result<(), F
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = args.rules.rules();
+    let rules = args.rules.rules()?;
     threads(args.threads)?;
     let max = args.db.max_stones(&rules)?;
     let keys = args.db.keys(&rules)?;

@@ -68,6 +68,13 @@ pub enum DbError {
         found: Metric,
         expected: Metric,
     },
+    /// The header's key cannot occur under its own rules (more stones than the rules give a
+    /// side, more than the board holds, or a stone count outside 3..=12).
+    ImpossibleKey {
+        path: PathBuf,
+        key: Key,
+        stones: u8,
+    },
     /// The entry count is not the index size of the header's key.
     WrongEntryCount {
         path: PathBuf,
@@ -113,6 +120,7 @@ impl DbError {
             | DbError::WrongMetric { path, .. }
             | DbError::BadEntries { path, .. }
             | DbError::WrongEntryCount { path, .. }
+            | DbError::ImpossibleKey { path, .. }
             | DbError::ChecksumMismatch { path, .. }
             | DbError::BadOverflow { path, .. }
             | DbError::InvalidData { path, .. } => path,
@@ -180,6 +188,10 @@ impl fmt::Display for DbError {
                 "holds {}, not {}",
                 describe_metric(*found),
                 describe_metric(*expected)
+            ),
+            DbError::ImpossibleKey { key, stones, .. } => write!(
+                f,
+                "damaged header: key {key} cannot occur with {stones} stones a side"
             ),
             DbError::WrongEntryCount {
                 key,

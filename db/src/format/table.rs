@@ -1,6 +1,27 @@
 //! A solved sub-database opened for reading, memory-mapped so that looking up a slot is a load.
+//!
+//! # The memory-map contract
+//!
+//! [`Table::open_with`] and [`Table::open_any`] map the file read-only, after reading its
+//! header with an ordinary read and checking the file's size against it: a file too short or
+//! too long for its header is refused before it is mapped, so no look-up can reach past its
+//! end. What no check can cover is a file changed *after* it was mapped: the mapping shows
+//! the file as it is now, not as it was checked. Truncating a mapped file makes the next read
+//! of a page past the new end a SIGBUS, which kills the process; rewriting it in place makes
+//! the bytes behind a `&[u8]` change under the program. Both are the user's to avoid: **never
+//! rewrite, truncate or append to a table in place while a process has it open**. Replace a
+//! table by writing a new file and renaming it over the old one (what [`super::Writer`] does):
+//! a process that has the old file open keeps reading the old, unchanged inode.
+//!
+//! This program keeps the contract itself: its writer never modifies a file with a final name
+//! (it writes `<name>.tmp` and renames), and a solve holds the directory's write lock, so two
+//! writers cannot interleave. The one `unsafe` operation is [`map_read_only`]. A caller that
+//! cannot promise the contract (files on a network share edited elsewhere, say) reads the
+//! table into memory instead with [`Table::read_any`] or [`Table::from_bytes`]: no mapping,
+//! nothing to break, at the price of reading the whole file up front.
 
 use std::fs::File;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use memmap2::{Mmap, MmapMut};
@@ -29,10 +50,12 @@ impl std::fmt::Debug for Table {
     }
 }
 
-/// A table's bytes: the file's mapping, or a copy in memory (see [`Table::into_resident`]).
+/// A table's bytes: the file's mapping, a copy in memory (see [`Table::into_resident`]), or
+/// bytes read or given whole ([`Table::from_bytes`]).
 enum Bytes {
     Mapped(Mmap),
     Resident(MmapMut),
+    Owned(Box<[u8]>),
 }
 
 impl core::ops::Deref for Bytes {
@@ -43,6 +66,7 @@ impl core::ops::Deref for Bytes {
         match self {
             Bytes::Mapped(m) => m,
             Bytes::Resident(m) => m,
+            Bytes::Owned(b) => b,
         }
     }
 }
@@ -67,6 +91,12 @@ impl Table {
         Table::open_with(path, rules, Metric::Plain, key, Checks::default())
     }
 
+    /// Opens the table of `key` under `rules` and `metric`, refusing a file whose header
+    /// says otherwise, whose size does not match its header, or (with `checks.checksum`)
+    /// whose data does not hash to the header's checksum.
+    ///
+    /// The file is memory-mapped: see the module's memory-map contract (never rewrite or
+    /// truncate a table in place while it is open).
     pub fn open_with(
         path: impl AsRef<Path>,
         rules: Rules,
@@ -75,7 +105,7 @@ impl Table {
         checks: Checks,
     ) -> Result<Table, DbError> {
         let path = path.as_ref();
-        let (map, header) = map_and_read_header(path)?;
+        let (file, len, header) = read_header(path)?;
         if header.rules != rules {
             return Err(DbError::WrongRules {
                 path: path.to_path_buf(),
@@ -97,52 +127,80 @@ impl Table {
                 expected: key,
             });
         }
-        Table::check(path.to_path_buf(), map, header, checks)
+        Table::map(path, file, len, header, checks)
     }
 
-    /// Opens a table whatever its rules and key (to describe it, or to query it by file).
+    /// Opens a table whatever its rules and key (to describe it, or to query it by file);
+    /// memory-mapped like [`Table::open_with`].
     pub fn open_any(path: impl AsRef<Path>, checks: Checks) -> Result<Table, DbError> {
         let path = path.as_ref();
-        let (map, header) = map_and_read_header(path)?;
-        Table::check(path.to_path_buf(), map, header, checks)
+        let (file, len, header) = read_header(path)?;
+        Table::map(path, file, len, header, checks)
     }
 
-    fn check(path: PathBuf, map: Mmap, header: Header, checks: Checks) -> Result<Table, DbError> {
-        let board = header.rules.board();
-        let key = header.key;
-        let expected = slots(board, key);
-        if header.entries != expected {
-            return Err(DbError::WrongEntryCount {
-                path,
-                key,
-                found: header.entries,
-                expected,
-            });
-        }
-        let len = map.len() as u64;
-        // Computed in u128: a damaged overflow count must not overflow the sum.
-        let wanted = HEADER_LEN as u128
-            + header.encoding.entry_bytes(header.entries) as u128
-            + OVERFLOW_RECORD as u128 * header.overflow as u128;
-        if (len as u128) < wanted {
-            return Err(DbError::Truncated {
-                path,
-                len,
-                expected: wanted.min(u64::MAX as u128) as u64,
-            });
-        }
-        if len as u128 > wanted {
-            return Err(DbError::TrailingBytes {
-                path,
-                len,
-                expected: wanted as u64,
-            });
-        }
-        let table = Table {
-            path,
-            map: Bytes::Mapped(map),
-            header,
+    /// Reads a table whatever its rules and key into memory, without a mapping: safe whatever
+    /// happens to the file afterwards, at the price of reading it whole.
+    pub fn read_any(path: impl AsRef<Path>, checks: Checks) -> Result<Table, DbError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| DbError::io(path, "read", e))?;
+        Table::from_bytes(path, bytes, checks)
+    }
+
+    /// A table from its bytes (the whole file), checked like a file: `path` only names it in
+    /// errors. Any bytes are safe to give: what is not a table is an error, never a panic
+    /// (the loader's fuzz target feeds it arbitrary bytes).
+    pub fn from_bytes(
+        path: impl AsRef<Path>,
+        bytes: Vec<u8>,
+        checks: Checks,
+    ) -> Result<Table, DbError> {
+        let path = path.as_ref();
+        let len = bytes.len() as u64;
+        let Some(h) = bytes.first_chunk::<HEADER_LEN>() else {
+            return Err(truncated(path, len));
         };
+        let header = Header::decode(h, path)?;
+        check_size(path, &header, len)?;
+        Table::checked(
+            path.to_path_buf(),
+            Bytes::Owned(bytes.into()),
+            header,
+            checks,
+        )
+    }
+
+    /// Maps a file whose header is read, once its size is checked; then checks the rest.
+    fn map(
+        path: &Path,
+        file: File,
+        len: u64,
+        header: Header,
+        checks: Checks,
+    ) -> Result<Table, DbError> {
+        check_size(path, &header, len)?;
+        // SAFETY: read-only mapping of a database file, which this program never modifies in
+        // place (written under a temporary name, then renamed; one writer per directory).
+        // Changes by others are excluded by the module's contract, documented in the README.
+        let map = unsafe { map_read_only(&file, path)? };
+        // The size checked above is that of the file when its header was read; a file
+        // truncated or extended in place between the two is refused rather than trusted.
+        if map.len() as u64 != len {
+            return Err(DbError::Truncated {
+                path: path.to_path_buf(),
+                len: map.len() as u64,
+                expected: len,
+            });
+        }
+        Table::checked(path.to_path_buf(), Bytes::Mapped(map), header, checks)
+    }
+
+    fn checked(
+        path: PathBuf,
+        map: Bytes,
+        header: Header,
+        checks: Checks,
+    ) -> Result<Table, DbError> {
+        let table = Table { path, map, header };
         if checks.checksum {
             table.verify()?;
         }
@@ -329,24 +387,96 @@ fn record(table: &[u8], i: usize) -> (u64, u16) {
     )
 }
 
-fn map_and_read_header(path: &Path) -> Result<(Mmap, Header), DbError> {
-    let file = File::open(path).map_err(|e| DbError::io(path, "open", e))?;
+fn truncated(path: &Path, len: u64) -> DbError {
+    DbError::Truncated {
+        path: path.to_path_buf(),
+        len,
+        expected: HEADER_LEN as u64,
+    }
+}
+
+/// Opens a file and reads its header with an ordinary read (no mapping yet).
+fn read_header(path: &Path) -> Result<(File, u64, Header), DbError> {
+    let mut file = File::open(path).map_err(|e| DbError::io(path, "open", e))?;
     let len = file
         .metadata()
         .map_err(|e| DbError::io(path, "read the size of", e))?
         .len();
     if len < HEADER_LEN as u64 {
-        return Err(DbError::Truncated {
-            path: path.to_path_buf(),
-            len,
-            expected: HEADER_LEN as u64,
+        return Err(truncated(path, len));
+    }
+    let mut h = [0u8; HEADER_LEN];
+    file.read_exact(&mut h).map_err(|e| match e.kind() {
+        std::io::ErrorKind::UnexpectedEof => truncated(path, len),
+        _ => DbError::io(path, "read the header of", e),
+    })?;
+    let header = Header::decode(&h, path)?;
+    Ok((file, len, header))
+}
+
+/// Checks that the header's key can occur under its rules and that the file has exactly the
+/// length the header accounts for, so that every slot and overflow record a reader can ask
+/// for lies inside the file.
+fn check_size(path: &Path, header: &Header, len: u64) -> Result<(), DbError> {
+    let path = path.to_path_buf();
+    let key = header.key;
+    let board = header.rules.board();
+    let stones = header.rules.stones as u32;
+    let [us, them, us_hand, them_hand] =
+        [key.us, key.them, key.us_hand, key.them_hand].map(u32::from);
+    // Counts no writer produces, and that the index (built for at most 12 stones a side on
+    // at most the board's points) must not be asked about.
+    if !(3..=12).contains(&stones)
+        || us + us_hand > stones
+        || them + them_hand > stones
+        || us + them > board.len() as u32
+    {
+        return Err(DbError::ImpossibleKey {
+            path,
+            key,
+            stones: header.rules.stones,
         });
     }
-    // SAFETY: the map is read-only, and database files are never modified in place: the
-    // writer creates them under a temporary name and renames them, so a mapped file's
-    // contents do not change under us (unless someone edits the file by hand meanwhile, which
-    // the checksum and the format checks catch only on the next open).
-    let map = unsafe { Mmap::map(&file) }.map_err(|e| DbError::io(path, "memory-map", e))?;
-    let header = Header::decode(map[..HEADER_LEN].try_into().unwrap(), path)?;
-    Ok((map, header))
+    let expected = slots(board, key);
+    if header.entries != expected {
+        return Err(DbError::WrongEntryCount {
+            path,
+            key,
+            found: header.entries,
+            expected,
+        });
+    }
+    // Computed in u128: a damaged overflow count must not overflow the sum.
+    let wanted = HEADER_LEN as u128
+        + header.encoding.entry_bytes(header.entries) as u128
+        + OVERFLOW_RECORD as u128 * header.overflow as u128;
+    if (len as u128) < wanted {
+        return Err(DbError::Truncated {
+            path,
+            len,
+            expected: wanted.min(u64::MAX as u128) as u64,
+        });
+    }
+    if len as u128 > wanted {
+        return Err(DbError::TrailingBytes {
+            path,
+            len,
+            expected: wanted as u64,
+        });
+    }
+    Ok(())
+}
+
+/// Maps `file` read-only.
+///
+/// # Safety
+///
+/// The caller must ensure that nobody truncates or modifies the file for as long as the map
+/// (and any slice borrowed from it) lives: the map shows the file's current contents, so a
+/// change in place alters memory behind a shared reference (undefined behaviour), and a
+/// truncation turns reads past the new end into SIGBUS. Replacing the file by renaming
+/// another over it is fine: the map keeps the old inode.
+unsafe fn map_read_only(file: &File, path: &Path) -> Result<Mmap, DbError> {
+    // SAFETY: forwarded to the caller (see above); the map itself is read-only.
+    unsafe { Mmap::map(file) }.map_err(|e| DbError::io(path, "memory-map", e))
 }

@@ -4,10 +4,17 @@
 //! file system), the header with the checksum is written last, the file is synced, renamed to
 //! its final name, and the directory is synced so that the rename itself survives a power
 //! loss. Dropping an unfinished writer deletes the temporary file.
+//!
+//! A full disk is the one write error a long solve is likely to meet; to test that it leaves
+//! no damaged file under a final name without filling a disk, the environment variable
+//! `MORRIS_FAIL_WRITE_AFTER_BYTES=N` makes every write of this process fail, as a full disk
+//! does, once N bytes have been written to database files (a test hook, read once).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use morris_engine::Rules;
 use xxhash_rust::xxh3::Xxh3;
@@ -88,9 +95,7 @@ impl Writer {
             overflow: Vec::new(),
         };
         // Room for the header, written when the checksum is known.
-        w.file
-            .write_all(&[0u8; HEADER_LEN])
-            .map_err(|e| DbError::io(&w.tmp, "write", e))?;
+        write_file(&mut w.file, &[0u8; HEADER_LEN]).map_err(|e| DbError::io(&w.tmp, "write", e))?;
         Ok(w)
     }
 
@@ -173,9 +178,7 @@ impl Writer {
 
     fn write(&mut self, bytes: &[u8]) -> Result<(), DbError> {
         self.hasher.update(bytes);
-        self.file
-            .write_all(bytes)
-            .map_err(|e| DbError::io(&self.tmp, "write", e))
+        write_file(&mut self.file, bytes).map_err(|e| DbError::io(&self.tmp, "write", e))
     }
 
     fn invalid(&self, detail: String) -> DbError {
@@ -221,13 +224,38 @@ impl Writer {
         let tmp = &self.tmp;
         let io = |action: &'static str| move |e| DbError::io(tmp, action, e);
         self.file.seek(SeekFrom::Start(0)).map_err(io("seek"))?;
-        self.file.write_all(&header.encode()).map_err(io("write"))?;
+        write_file(&mut self.file, &header.encode()).map_err(io("write"))?;
         self.file.sync_all().map_err(io("sync"))?;
         fs::rename(tmp, &self.path).map_err(io("rename to the final name"))?;
         self.done = true;
         sync_dir(&self.path);
         Ok(self.path.clone())
     }
+}
+
+/// `write_all`, through the full-disk test hook: with `MORRIS_FAIL_WRITE_AFTER_BYTES=N`,
+/// the bytes past the first N written by this process are refused as a full disk refuses them
+/// (what fits is written, then the write fails).
+fn write_file(file: &mut File, bytes: &[u8]) -> std::io::Result<()> {
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    static WRITTEN: AtomicU64 = AtomicU64::new(0);
+    let limit = *LIMIT.get_or_init(|| {
+        std::env::var("MORRIS_FAIL_WRITE_AFTER_BYTES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    });
+    let Some(limit) = limit else {
+        return file.write_all(bytes);
+    };
+    let before = WRITTEN.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+    let room = limit.saturating_sub(before).min(bytes.len() as u64) as usize;
+    file.write_all(&bytes[..room])?;
+    if room < bytes.len() {
+        return Err(std::io::Error::other(
+            "No space left on device (injected by MORRIS_FAIL_WRITE_AFTER_BYTES)",
+        ));
+    }
+    Ok(())
 }
 
 /// Makes the rename durable. Best effort: not every system can open a directory for syncing,

@@ -1,0 +1,142 @@
+"""The binding answers exactly what `morris query --json` answers, and samples stored values."""
+
+import os
+import pathlib
+import random
+
+import numpy as np
+import pytest
+
+import morris
+from conftest import query
+
+def random_positions(tb, count, seed):
+    """Positions of random games from sampled positions, half of them from placement keys
+    (those of a 5-stone solve are the ones the 9-stone game reaches with at most 5 stones a
+    side on board and in hand)."""
+    rng = random.Random(seed)
+    s = tb.sample(400, seed=seed)
+    starts = [s.position(i) for i in range(len(s.white))]
+    placement = [p for p in starts if p.hands != (0, 0)]
+    moving = [p for p in starts if p.hands == (0, 0)]
+    out = []
+    while len(out) < count:
+        pos = rng.choice(placement if rng.random() < 0.5 else moving)
+        for _ in range(rng.randrange(1, 30)):
+            if pos.result is not None:
+                break
+            out.append(pos)
+            pos = pos.play(rng.choice(pos.legal_moves()))
+    return out[:count]
+
+
+def test_probe_and_best_moves_equal_query(morris_bin, db5):
+    tb = morris.Tablebase(db5)
+    positions = random_positions(tb, 300, seed=7)
+    assert any(p.white_in_hand for p in positions)
+    for pos in positions:
+        q = query(morris_bin, db5, pos)
+        probe = tb.probe(pos)
+        assert (probe.value, probe.plies) == (q["value"], q["plies"]), str(pos)
+        assert probe.source == "tables"
+        ours = [(m.move, m.value, m.plies) for m in tb.best_moves(pos)]
+        assert ours == [(m["move"], m["value"], m["plies"]) for m in q["moves"]], str(pos)
+        assert tb.probe(str(pos)).plies == probe.plies  # notation accepted too
+
+
+def test_known_value(db5):
+    tb = morris.Tablebase(db5)
+    p = tb.probe("W:d7,g1,g7 B:a4,d5,g4 b 0 0")  # Gasser's example
+    assert (p.value, p.plies) == ("loss", 26)
+
+
+def test_sample_draws_valid_positions_with_their_values(db5):
+    tb = morris.Tablebase(db5)
+    s = tb.sample(3000, seed=3)
+    assert s.white.dtype == np.uint32 and s.hands.shape == (3000, 2)
+    assert (s.white & s.black == 0).all()
+    assert set(np.unique(s.value)) <= {-1, 0, 1} and len(np.unique(s.value)) == 3
+    assert (s.side == 0).any() and (s.side == 1).any()
+    assert (s.hands.sum(axis=1) > 0).any()  # placement keys are drawn too
+    for i in range(len(s.white)):
+        pos = s.position(i)
+        p = tb.probe(pos)
+        assert {"win": 1, "draw": 0, "loss": -1}[p.value] == s.value[i], str(pos)
+        assert (p.plies if p.plies is not None else -1) == s.plies[i], str(pos)
+    again = tb.sample(3000, seed=3)
+    assert (again.white == s.white).all() and (again.plies == s.plies).all()
+
+
+def test_sample_one_key(db5):
+    tb = morris.Tablebase(db5)
+    s = tb.sample(500, key="3-3-0-0", seed=1)
+    for i in range(500):
+        pos = s.position(i)
+        assert pos.key == "3-3-0-0"
+        assert {"win": 1, "draw": 0, "loss": -1}[tb.probe(pos).value] == s.value[i]
+    with pytest.raises(morris.MissingTableError):
+        tb.sample(5, key="7-7-0-0")
+    with pytest.raises(ValueError):
+        tb.sample(5, key="3-3")
+
+
+def test_missing_table(tmp_path, db5):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    tb = morris.Tablebase(str(empty))
+    with pytest.raises(morris.MissingTableError) as e:
+        tb.probe("W:d7,g1,g7 B:a4,d5,g4 b 0 0")
+    assert "nine-3-3-0-0.mdb" in str(e.value) and "morris solve" in str(e.value)
+    assert e.value.path.endswith("nine-3-3-0-0.mdb") and "morris solve" in e.value.command
+    assert isinstance(e.value, morris.TablebaseError)
+    with pytest.raises(morris.MissingTableError):
+        morris.Tablebase(str(tmp_path / "nowhere"))
+    with pytest.raises(morris.MissingTableError):
+        morris.Tablebase(db5).best_moves("W:a1,d1,g1,a4,b4,c4 B:a7,d7,g7 w 0 0")
+
+
+def test_bad_input(db5):
+    tb = morris.Tablebase(db5)
+    with pytest.raises(ValueError):
+        tb.probe("W:x1 B: w 9 9")
+    with pytest.raises(ValueError):
+        tb.probe(morris.Position.parse("W:a1,d1,g1 B:a7,d7,g7 w", game="six"))
+    with pytest.raises(ValueError):
+        morris.Tablebase(db5, game="nonsense")
+
+
+def test_damaged_table(tmp_path, db5):
+    src = pathlib.Path(db5) / "nine-3-3-0-0.mdb"
+    (tmp_path / src.name).write_bytes(src.read_bytes()[:100])
+    with pytest.raises(morris.TablebaseError):
+        morris.Tablebase(str(tmp_path)).probe("W:d7,g1,g7 B:a4,d5,g4 b 0 0")
+
+
+def test_prove_without_placement_tables(tmp_path, db_s4):
+    """The alpha-beta fall-back gives the placement tables' values (4-stone game)."""
+    from morris.openspiel import rank_moves
+
+    moving = tmp_path / "moving"
+    moving.mkdir()
+    for f in pathlib.Path(db_s4).glob("*-0-0.mdb"):
+        os.symlink(f, moving / f.name)
+    full = morris.Tablebase(db_s4, stones=4)
+    part = morris.Tablebase(str(moving), stones=4)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(6):
+        pos = morris.Position.start(stones=4)
+        for _ in range(rng.randrange(0, 5)):
+            pos = pos.play(rng.choice(pos.legal_moves()))
+        if pos.result is not None or pos.white_in_hand + pos.black_in_hand == 0:
+            continue
+        with pytest.raises(morris.MissingTableError):
+            part.probe(pos)
+        proved = part.prove(pos)
+        assert proved.value == full.probe(pos).value
+        values = {m.move: m.value for m in full.best_moves(pos)}
+        assert {m.move: m.value for m in proved.moves} == values
+        moves, source = rank_moves(part, pos, 200)
+        assert source == "search" and values[moves[0][0]] == full.probe(pos).value
+        checked += 1
+    assert checked >= 3
