@@ -1,53 +1,9 @@
 //! The `morris` binary end to end: exit codes, error messages, solve/resume, query output.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{files, morris, morris_env, scratch, stderr, stdout};
 use std::process::{Command, Output};
-
-fn morris(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn morris_env(args: &[&str], env: (&str, &str)) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(args)
-        .env(env.0, env.1)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// A fresh, empty directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("morris-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut v: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let p = e.unwrap().path();
-            (
-                p.file_name().unwrap().to_string_lossy().into_owned(),
-                std::fs::read(&p).unwrap(),
-            )
-        })
-        .collect();
-    v.sort();
-    v
-}
 
 #[test]
 fn malformed_input_is_one_line_and_exit_2() {

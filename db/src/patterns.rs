@@ -47,44 +47,52 @@ pub struct PatternClasses {
 impl PatternClasses {
     /// Enumerates every `stones`-subset of the board's points in colex order; the canonical
     /// ones, numbered in that order, are the classes.
+    ///
+    /// A pattern is canonical exactly when no smaller pattern's orbit reached it, so each
+    /// canonical pattern marks its whole orbit (the symmetry back to it stored at each image)
+    /// and the other patterns cost one bit test: about one symmetry applied per pattern
+    /// instead of one per pattern and symmetry (90 ms of a query of a 9-9 position went
+    /// into this table before).
     pub fn build(board: &Board, syms: &Symmetries, stones: u32) -> PatternClasses {
         let n = board.len() as u32;
         assert!(stones <= n);
         let total = binom(n, stones) as usize;
         let mut sym_fields = HugeTable::zeroed(total / 4 + 1);
         let mut ranks = vec![RankWord::default(); total / 64 + 1];
+        let mut reached = vec![0u64; total / 64 + 1];
         let mut canonical = Vec::new();
         let mut stabilizer = Vec::new();
+        let inverse: Vec<usize> = (0..syms.len())
+            .map(|s| {
+                (0..syms.len())
+                    .find(|&t| (0..n).all(|p| syms.apply(t, syms.apply(s, 1 << p)) == 1 << p))
+                    .expect("a symmetry group has inverses")
+            })
+            .collect();
         let mut x = (1u64 << stones).wrapping_sub(1) as u32;
         for r in 0..total {
             debug_assert_eq!(rank(x) as usize, r);
-            let mut best = x;
-            let mut best_sym = syms.identity();
-            for s in 0..syms.len() {
-                let image = syms.apply(s, x);
-                if image < best {
-                    best = image;
-                    best_sym = s;
-                }
-            }
-            let symmetric = if best == x {
-                let mut fixers = 0u32;
-                for s in 0..syms.len() {
-                    if syms.apply(s, x) == x {
-                        fixers |= 1 << s;
-                    }
-                }
+            if reached[r / 64] & (1 << (r % 64)) == 0 {
+                let fixers = (0..syms.len())
+                    .filter(|&s| syms.apply(s, x) == x)
+                    .fold(0u32, |f, s| f | 1 << s);
+                let symmetric = fixers & syms.non_identity() != 0;
                 ranks[r / 64].canonical |= 1 << (r % 64);
                 canonical.push(x);
                 stabilizer.push(fixers & syms.non_identity());
-                fixers & syms.non_identity() != 0
-            } else {
-                // The canonical image was enumerated before: its field is set.
-                let rb = rank(best) as usize;
-                (sym_fields[rb / 4] >> (8 * (rb % 4))) & SYMMETRIC != 0
-            };
-            let field = best_sym as u32 | if symmetric { SYMMETRIC } else { 0 };
-            sym_fields[r / 4] |= field << (8 * (r % 4));
+                let flag = if symmetric { SYMMETRIC } else { 0 };
+                let mut mark = |image: usize, sym: usize| {
+                    if reached[image / 64] & (1 << (image % 64)) == 0 {
+                        reached[image / 64] |= 1 << (image % 64);
+                        sym_fields[image / 4] |= (sym as u32 | flag) << (8 * (image % 4));
+                    }
+                };
+                // The canonical pattern itself keeps the identity.
+                mark(r, syms.identity());
+                for (s, &back) in inverse.iter().enumerate() {
+                    mark(rank(syms.apply(s, x)) as usize, back);
+                }
+            }
             if r + 1 < total {
                 x = next_combination(x);
             }

@@ -169,10 +169,10 @@ impl Tablebase {
         self.check_counter(counter)?;
         self.prepare(pos)?;
         let outcome = self.plain.outcome(pos);
-        let rule = match &self.rule {
-            None => None,
-            Some((n, store)) => Some(rule_probe(*n, counter, outcome, store.outcome(pos))),
-        };
+        let rule = self
+            .rule
+            .as_ref()
+            .map(|(n, store)| rule_probe(*n, counter, outcome, store.outcome(pos)));
         Ok(Probe { outcome, rule })
     }
 

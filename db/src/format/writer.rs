@@ -108,7 +108,7 @@ impl Writer {
             let shift = 2 * (self.written % 4);
             self.pending |= wdl2::bits(outcome) << shift;
             self.written += 1;
-            if self.written % 4 == 0 || self.written == self.expected {
+            if self.written & 3 == 0 || self.written == self.expected {
                 let byte = std::mem::take(&mut self.pending);
                 self.buffer(&[byte])?;
             }
