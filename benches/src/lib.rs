@@ -1,1 +1,2 @@
 //! Criterion benchmarks live in `benches/benches/`.
+#![forbid(unsafe_code)]

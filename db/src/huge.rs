@@ -32,6 +32,7 @@ enum Backing {
 // SAFETY: the table owns its memory exclusively (like a Vec<u32>); the pointer is only a cache
 // of the backing store's address, which does not move.
 unsafe impl Send for HugeTable {}
+// SAFETY: shared access only reads (`Deref`); writing needs `&mut` (`DerefMut`).
 unsafe impl Sync for HugeTable {}
 
 impl HugeTable {

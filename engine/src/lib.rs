@@ -1,5 +1,6 @@
 //! The bitboard engine of `morris`: boards, rules, positions, notation and move generation for
 //! Nine Men's Morris and the other games of its family.
+#![forbid(unsafe_code)]
 
 pub mod bitboard;
 pub mod board;

@@ -19,6 +19,7 @@
 //! Every target must return for any input: a panic is a bug. `scripts/fuzz.sh` runs each for
 //! a bounded time; the inputs kept in `fuzz/corpus/<target>/` (seeds, and every input that
 //! ever found a bug) are replayed by `cargo test` (`fuzz/tests/corpus.rs`).
+#![forbid(unsafe_code)]
 
 use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};

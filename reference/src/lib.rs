@@ -9,6 +9,7 @@
 //! few stones by plain retrograde analysis; [`game`] adds the placement phase by minimax over
 //! every position reachable from the start; [`nocapture`] solves the no-capture draw rule with
 //! the counter as part of the state.
+#![forbid(unsafe_code)]
 
 pub mod board;
 pub mod game;
