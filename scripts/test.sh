@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (README, CI): tests in release mode, lints, formatting, then the
-# Python package's tests (a venv, the extension, pytest with the real open-spiel package).
+# Python package's tests (a venv, the extension, pytest with the real open-spiel package) and
+# the web board in headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --release --workspace
@@ -8,3 +9,4 @@ cargo clippy --workspace --all-targets -- -D warnings
 cargo fmt --all --check
 cargo fmt --manifest-path python/Cargo.toml --check
 bash scripts/test-python.sh
+bash scripts/test-browser.sh

@@ -33,6 +33,14 @@ enum Command {
     Stats(commands::stats::Args),
     Query(commands::query::Args),
     Play(commands::play::Args),
+    /// Serve the web board, the HTTP API and the statistics page
+    #[command(
+        after_help = "Examples:\n  morris serve --db dbs/nine            # then open http://127.0.0.1:8080/\n  morris serve --db dbs/s3 --stones 3 --moves-without-capture 8 --addr 127.0.0.1:9000"
+    )]
+    Serve(morris_serve::Args),
+    /// Write the database's statistics as one static HTML file with SVG charts
+    #[command(after_help = "Example:\n  morris report --db dbs/nine --out report.html")]
+    Report(morris_serve::ReportArgs),
     #[command(subcommand)]
     Db(commands::db::Command),
 }
@@ -86,6 +94,8 @@ fn main() -> ExitCode {
         Command::Stats(a) => commands::stats::run(a),
         Command::Query(a) => commands::query::run(a),
         Command::Play(a) => commands::play::run(a),
+        Command::Serve(a) => morris_serve::run(a).map_err(Failure::failed),
+        Command::Report(a) => morris_serve::report(a).map_err(Failure::failed),
         Command::Db(c) => commands::db::run(c),
     };
     match result {

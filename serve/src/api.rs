@@ -1,0 +1,701 @@
+//! The routes: the JSON API, the embedded page, the statistics page.
+//!
+//! Probes read memory-mapped tables (a page fault can wait on the disk), so they run on the
+//! runtime's blocking pool, never on the threads that serve connections.
+
+use crate::limit::{Bucket, MAX_IN_FLIGHT};
+use crate::params::{max_stones, Params, RuleSet};
+use crate::stats::{self, KeyReport};
+use crate::Args;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{Html, IntoResponse, Response};
+use axum::Json;
+use morris_db::format::Checks;
+use morris_db::{Key, Outcome};
+use morris_engine::position::{Outcome as End, Reason};
+use morris_engine::{for_each_move, Color, Game, Move, Position, Rules};
+use morris_solver::tablebase::{ProbeError, Tablebase};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// What every request shares.
+pub struct AppState {
+    pub db: PathBuf,
+    pub default: RuleSet,
+    pub bucket: Bucket,
+    pub in_flight: Arc<tokio::sync::Semaphore>,
+    pub cors: bool,
+    pub stats_max_slots: u64,
+    /// One reader per rule set, opened on first use: a reader keeps its tables open, so
+    /// every later request of that rule set reads maps already made.
+    tablebases: Mutex<HashMap<RuleSet, Arc<Tablebase>>>,
+    /// Keys whose statistics were computed (a pass over the whole table each).
+    stats: Mutex<HashMap<(RuleSet, Key), Arc<KeyReport>>>,
+    /// One statistics computation at a time: each already uses every core.
+    stats_turn: tokio::sync::Mutex<()>,
+}
+
+impl AppState {
+    pub fn new(args: &Args, rules: Rules) -> AppState {
+        AppState {
+            db: args.db.clone(),
+            default: RuleSet {
+                rules,
+                limit: args.rules.moves_without_capture,
+            },
+            bucket: Bucket::new(args.rate),
+            in_flight: Arc::new(tokio::sync::Semaphore::new(MAX_IN_FLIGHT)),
+            cors: args.cors,
+            stats_max_slots: args.stats_max_slots,
+            tablebases: Mutex::new(HashMap::new()),
+            stats: Mutex::new(HashMap::new()),
+            stats_turn: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    fn tablebase(&self, set: &RuleSet) -> Result<Arc<Tablebase>, ApiError> {
+        let mut map = self.tablebases.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(tb) = map.get(set) {
+            return Ok(tb.clone());
+        }
+        let tb = Tablebase::open(&self.db, set.rules).map_err(probe_error)?;
+        let tb = Arc::new(match set.limit {
+            Some(n) => tb.with_no_capture_rule(n),
+            None => tb,
+        });
+        map.insert(*set, tb.clone());
+        Ok(tb)
+    }
+}
+
+/// An error as JSON: `{"error": message}`, with the path of a missing table and the command
+/// that builds it.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub error: String,
+    pub build: Option<String>,
+    pub path: Option<String>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, error: String) -> ApiError {
+        ApiError {
+            status,
+            error,
+            build: None,
+            path: None,
+        }
+    }
+
+    fn bad(error: impl std::fmt::Display) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, error.to_string())
+    }
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: &'a str,
+    status: u16,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    build: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            error: &self.error,
+            status: self.status.as_u16(),
+            build: self.build.as_deref(),
+            path: self.path.as_deref(),
+        };
+        (self.status, Json(body)).into_response()
+    }
+}
+
+/// A missing table is 404 with the command that builds it; a position or counter the tables
+/// cannot hold is the client's error; a damaged table or a vanished directory the server's.
+fn probe_error(e: ProbeError) -> ApiError {
+    let message = e.to_string();
+    match e {
+        ProbeError::MissingTable { path, build } => ApiError {
+            status: StatusCode::NOT_FOUND,
+            error: message,
+            build: Some(build),
+            path: Some(path.display().to_string()),
+        },
+        ProbeError::BadTable { build, error } => ApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            error: message,
+            build: Some(build),
+            path: Some(error.path().display().to_string()),
+        },
+        ProbeError::NotInGame { .. } | ProbeError::CounterTooLarge { .. } => ApiError::bad(message),
+        ProbeError::NoDirectory { .. } => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message),
+    }
+}
+
+fn params(q: Result<Query<Params>, QueryRejection>) -> Result<Params, ApiError> {
+    q.map(|Query(p)| p)
+        .map_err(|e| ApiError::bad(format!("malformed query string: {}", e.body_text())))
+}
+
+/// Runs blocking work off the connection threads; a panic in it is a 500, not a lost
+/// connection.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f).await.unwrap_or_else(|e| {
+        Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("internal error: {e}"),
+        ))
+    })
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// The end of the game, when the position is over.
+#[derive(Serialize, Clone)]
+struct Over {
+    /// `null` for a draw.
+    winner: Option<&'static str>,
+    reason: &'static str,
+}
+
+fn over(pos: &Position, rules: &Rules) -> Option<Over> {
+    pos.outcome(rules).map(|o| match o {
+        End::Draw => Over {
+            winner: None,
+            reason: "no move left",
+        },
+        End::Win { winner, reason } => Over {
+            winner: Some(color_name(winner)),
+            reason: match reason {
+                Reason::TooFewStones => "too few stones",
+                Reason::NoMoves => "no legal move",
+                Reason::Line => "a line of three",
+            },
+        },
+    })
+}
+
+/// A legal move with where it leads, so that the page needs no rules of its own.
+#[derive(Serialize)]
+struct MoveInfo {
+    #[serde(rename = "move")]
+    mv: String,
+    from: Option<String>,
+    to: String,
+    capture: Option<String>,
+    /// The position after the move.
+    position: String,
+}
+
+fn move_info(pos: &Position, rules: &Rules, mv: Move) -> MoveInfo {
+    let board = rules.board();
+    MoveInfo {
+        mv: mv.notation(board).to_string(),
+        from: mv.from().map(|p| board.point_name(p).to_string()),
+        to: board.point_name(mv.to()).to_string(),
+        capture: mv.capture().map(|p| board.point_name(p).to_string()),
+        position: pos.play(mv).notation(rules).to_string(),
+    }
+}
+
+fn is_zeroing(mv: Move) -> bool {
+    mv.capture().is_some() || mv.from().is_none()
+}
+
+#[derive(Serialize)]
+struct RuleEcho {
+    game: &'static str,
+    flying: bool,
+    stones: u8,
+    moves_without_capture: Option<u16>,
+}
+
+fn echo(set: &RuleSet) -> RuleEcho {
+    RuleEcho {
+        game: set.rules.game.name(),
+        flying: set.rules.flying,
+        stones: set.rules.stones,
+        moves_without_capture: set.limit,
+    }
+}
+
+#[derive(Serialize)]
+struct MovesAnswer {
+    position: String,
+    side: &'static str,
+    rules: RuleEcho,
+    over: Option<Over>,
+    moves: Vec<MoveEntry>,
+}
+
+#[derive(Serialize)]
+struct MoveEntry {
+    #[serde(flatten)]
+    info: MoveInfo,
+    zeroing: bool,
+}
+
+fn parse_position(p: &Params, rules: &Rules) -> Result<Position, ApiError> {
+    let text = p.position().map_err(ApiError::bad)?;
+    Position::parse(text, rules).map_err(|e| ApiError::bad(format!("position: {e}")))
+}
+
+/// `GET /api/moves`: the legal moves of a position, without any table.
+pub async fn moves(
+    State(state): State<Arc<AppState>>,
+    q: Result<Query<Params>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let p = params(q)?;
+    let set = p.rule_set(&state.default).map_err(ApiError::bad)?;
+    let rules = set.rules;
+    let pos = parse_position(&p, &rules)?;
+    let end = over(&pos, &rules);
+    let mut moves = Vec::new();
+    if end.is_none() {
+        for_each_move(&pos, &rules, |mv| {
+            moves.push(MoveEntry {
+                info: move_info(&pos, &rules, mv),
+                zeroing: is_zeroing(mv),
+            })
+        });
+    }
+    let answer = MovesAnswer {
+        position: pos.notation(&rules).to_string(),
+        side: color_name(pos.side_to_move()),
+        rules: echo(&set),
+        over: end,
+        moves,
+    };
+    Ok(Json(answer).into_response())
+}
+
+#[derive(Serialize)]
+struct QueryAnswer {
+    position: String,
+    side: &'static str,
+    rules: RuleEcho,
+    value: &'static str,
+    category: Option<&'static str>,
+    plies: Option<u32>,
+    dtz: Option<u32>,
+    counter: Option<u32>,
+    turns_left: Option<u32>,
+    over: Option<Over>,
+    moves: Vec<QueryMove>,
+}
+
+#[derive(Serialize)]
+struct QueryMove {
+    #[serde(rename = "move")]
+    mv: String,
+    value: &'static str,
+    category: Option<&'static str>,
+    plies: Option<u32>,
+    dtz: Option<u32>,
+    zeroing: Option<bool>,
+    from: Option<String>,
+    to: String,
+    capture: Option<String>,
+    position: String,
+}
+
+/// `GET /api/query`: the value of a position and every move ranked, from the tables.
+pub async fn query(
+    State(state): State<Arc<AppState>>,
+    q: Result<Query<Params>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let p = params(q)?;
+    let set = p.rule_set(&state.default).map_err(ApiError::bad)?;
+    let turns_left = p.turns_left().map_err(ApiError::bad)?;
+    let counter = p.counter().map_err(ApiError::bad)?;
+    if turns_left.is_some() && set.limit.is_some() {
+        return Err(ApiError::bad(
+            "turns_left and moves_without_capture are not combined (a position under both would \
+             need the distance to zeroing for every number of turns left)",
+        ));
+    }
+    if counter.is_some() && set.limit.is_none() {
+        return Err(ApiError::bad("counter needs moves_without_capture"));
+    }
+    let rules = set.rules;
+    let pos = parse_position(&p, &rules)?;
+    let tb = state.tablebase(&set)?;
+    let answer = blocking(move || answer_query(&tb, &set, &pos, turns_left, counter)).await?;
+    Ok(Json(answer).into_response())
+}
+
+fn answer_query(
+    tb: &Tablebase,
+    set: &RuleSet,
+    pos: &Position,
+    turns_left: Option<u32>,
+    counter: Option<u32>,
+) -> Result<QueryAnswer, ApiError> {
+    let rules = set.rules;
+    let counter_v = counter.unwrap_or(0);
+    let base = |value, plies, category, dtz, moves| QueryAnswer {
+        position: pos.notation(&rules).to_string(),
+        side: color_name(pos.side_to_move()),
+        rules: echo(set),
+        value,
+        category,
+        plies,
+        dtz,
+        counter: set.limit.map(|_| counter_v),
+        turns_left,
+        over: over(pos, &rules),
+        moves,
+    };
+    if let Some(limit) = set.limit {
+        if counter_v >= limit as u32 {
+            return Err(probe_error(ProbeError::CounterTooLarge {
+                counter: counter_v,
+                limit,
+            }));
+        }
+    }
+    // A finished game needs no table (and has none where a line wins at once).
+    if let Some(o) = over(pos, &rules) {
+        let (value, plies) = match o.winner {
+            None => ("draw", None),
+            Some(w) if w == color_name(pos.side_to_move()) => ("win", Some(0)),
+            Some(_) => ("loss", Some(0)),
+        };
+        let category = set.limit.map(|_| value);
+        let dtz = set.limit.and(plies);
+        return Ok(base(value, plies, category, dtz, Vec::new()));
+    }
+    let probe = tb.probe_at(pos, counter_v).map_err(probe_error)?;
+    let mut moves = tb.best_moves_at(pos, counter_v).map_err(probe_error)?;
+    let mut outcome = probe.outcome;
+    if let Some(left) = turns_left {
+        outcome = outcome.within(left);
+        for m in &mut moves {
+            m.outcome = m.outcome.within(left);
+        }
+        moves.sort_by_key(|m| m.outcome);
+    }
+    let value = probe.rule.map_or(outcome, |r| r.outcome).value().name();
+    let items = moves
+        .iter()
+        .map(|m| {
+            let info = move_info(pos, &rules, m.mv);
+            let shown: Outcome = m.rule.map_or(m.outcome, |r| r.outcome);
+            QueryMove {
+                mv: info.mv,
+                value: shown.value().name(),
+                category: m.rule.map(|r| r.category.name()),
+                plies: m.outcome.plies(),
+                dtz: m.rule.and_then(|r| r.dtz),
+                zeroing: m.rule.map(|_| m.zeroing),
+                from: info.from,
+                to: info.to,
+                capture: info.capture,
+                position: info.position,
+            }
+        })
+        .collect();
+    Ok(base(
+        value,
+        outcome.plies(),
+        probe.rule.map(|r| r.category.name()),
+        probe.rule.and_then(|r| r.dtz),
+        items,
+    ))
+}
+
+#[derive(Serialize)]
+struct PointInfo {
+    name: String,
+    x: u8,
+    y: u8,
+}
+
+#[derive(Serialize)]
+struct GameInfo {
+    name: &'static str,
+    stones: u8,
+    flying: bool,
+    max_stones: u8,
+    line_wins: bool,
+    stones_move: bool,
+    place_or_move: bool,
+    width: u8,
+    height: u8,
+    points: Vec<PointInfo>,
+    /// Lines of three (mills), as point names.
+    lines: Vec<Vec<String>>,
+    /// Pairs of neighbouring points: the drawing's segments.
+    links: Vec<[String; 2]>,
+}
+
+fn game_info(game: Game) -> GameInfo {
+    let rules = Rules::standard(game);
+    let board = game.board();
+    let name = |p: u8| board.point_name(p).to_string();
+    let mut links = Vec::new();
+    for p in 0..board.len() as u8 {
+        for q in board.adjacent(p) {
+            if q > p {
+                links.push([name(p), name(q)]);
+            }
+        }
+    }
+    GameInfo {
+        name: game.name(),
+        stones: rules.stones,
+        flying: rules.flying,
+        max_stones: max_stones(game),
+        line_wins: rules.line_wins(),
+        stones_move: rules.stones_move(),
+        place_or_move: rules.place_or_move(),
+        width: board.width(),
+        height: board.height(),
+        points: (0..board.len() as u8)
+            .map(|p| {
+                let (x, y) = board.coord(p);
+                PointInfo {
+                    name: name(p),
+                    x,
+                    y,
+                }
+            })
+            .collect(),
+        lines: board
+            .lines()
+            .iter()
+            .map(|&l| l.map(name).collect())
+            .collect(),
+        links,
+    }
+}
+
+#[derive(Serialize, PartialEq, Eq, PartialOrd, Ord)]
+struct TableSet {
+    game: &'static str,
+    flying: bool,
+    stones: u8,
+    moves_without_capture: Option<u16>,
+    files: usize,
+}
+
+/// `GET /api/games`: every game's board, the rule sets whose tables are in the directory,
+/// and the server's defaults.
+pub async fn games(
+    State(state): State<Arc<AppState>>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let db = state.db.clone();
+    let tables = blocking(move || {
+        let infos = morris_db::format::info::inspect(&db, Checks { checksum: false })
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        let mut count: HashMap<(Game, bool, u8, Option<u16>), usize> = HashMap::new();
+        for h in infos
+            .iter()
+            .filter(|i| i.is_ok())
+            .filter_map(|i| i.status.as_ref().ok())
+        {
+            let limit = match h.metric {
+                morris_db::Metric::Plain => None,
+                morris_db::Metric::NoCapture(n) => Some(n),
+            };
+            *count
+                .entry((h.rules.game, h.rules.flying, h.rules.stones, limit))
+                .or_default() += 1;
+        }
+        let mut v: Vec<TableSet> = count
+            .into_iter()
+            .map(|((g, flying, stones, limit), files)| TableSet {
+                game: g.name(),
+                flying,
+                stones,
+                moves_without_capture: limit,
+                files,
+            })
+            .collect();
+        v.sort();
+        Ok(v)
+    })
+    .await?;
+    let games: Vec<GameInfo> = Game::ALL.into_iter().map(game_info).collect();
+    Ok(Json(serde_json::json!({
+        "default": echo(&state.default),
+        "tables": tables,
+        "games": games,
+        "limits": {
+            "requests_per_second": state.bucket_rate(),
+            "stats_max_slots": state.stats_max_slots,
+        },
+    })))
+}
+
+impl AppState {
+    fn bucket_rate(&self) -> f64 {
+        self.bucket.rate()
+    }
+}
+
+/// `GET /api/stats`: without `key`, the keys of the rule set's solve and whether each is
+/// built; with `key`, that key's statistics (computed once, then kept).
+pub async fn key_stats(
+    State(state): State<Arc<AppState>>,
+    q: Result<Query<Params>, QueryRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let p = params(q)?;
+    let set = p.rule_set(&state.default).map_err(ApiError::bad)?;
+    let rules = set.rules;
+    let keys = stats::plan_keys(&rules, rules.stones).map_err(ApiError::bad)?;
+    let Some(text) = p.key.as_deref().filter(|s| !s.is_empty()) else {
+        let plain = morris_solver::store::Store::new(&state.db, rules);
+        let list: Vec<serde_json::Value> = keys
+            .iter()
+            .map(|&k| {
+                serde_json::json!({
+                    "key": k.to_string(),
+                    "slots": morris_db::slots(rules.board(), k),
+                    "built": plain.path(k).exists(),
+                })
+            })
+            .collect();
+        return Ok(Json(
+            serde_json::json!({ "rules": echo(&set), "keys": list }),
+        ));
+    };
+    let key: Key = text
+        .parse()
+        .map_err(|e| ApiError::bad(format!("key: {e}")))?;
+    if !keys.contains(&key) {
+        return Err(ApiError::bad(format!(
+            "key: {key} is not a key of {}",
+            stats::describe(&set)
+        )));
+    }
+    let slots = morris_db::slots(rules.board(), key);
+    if slots > state.stats_max_slots {
+        return Err(ApiError::bad(format!(
+            "key {key} has {slots} slots, more than this server computes ({}); `morris report` computes every key",
+            state.stats_max_slots
+        )));
+    }
+    if let Some(r) = state.cached(&set, key) {
+        return Ok(Json(serde_json::to_value(&*r).expect("serialisable")));
+    }
+    let _turn = state.stats_turn.lock().await;
+    let s = state.clone();
+    let r = blocking(move || {
+        let plain = morris_solver::store::Store::new(&s.db, rules);
+        let rule = set.limit.map(|n| {
+            morris_solver::store::Store::with_metric(&s.db, rules, morris_db::Metric::NoCapture(n))
+        });
+        for store in std::iter::once(&plain).chain(rule.as_ref()) {
+            if !store.path(key).exists() {
+                return Err(probe_error(ProbeError::MissingTable {
+                    path: store.path(key),
+                    build: morris_solver::tablebase::build_command_for(
+                        &rules,
+                        &s.db,
+                        store.metric(),
+                        rules.stones,
+                    ),
+                }));
+            }
+        }
+        let r = Arc::new(
+            stats::key_report(&set, &plain, rule.as_ref(), key)
+                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?,
+        );
+        s.remember(&set, key, &r);
+        Ok(r)
+    })
+    .await?;
+    Ok(Json(serde_json::to_value(&*r).expect("serialisable")))
+}
+
+impl AppState {
+    fn cached(&self, set: &RuleSet, key: Key) -> Option<Arc<KeyReport>> {
+        let map = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(&(*set, key)).cloned()
+    }
+
+    fn remember(&self, set: &RuleSet, key: Key, r: &Arc<KeyReport>) {
+        let mut map = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+        map.insert((*set, key), r.clone());
+    }
+}
+
+/// `GET /stats`: the statistics page of a rule set (the server's default without
+/// parameters).
+pub async fn stats_page(
+    State(state): State<Arc<AppState>>,
+    q: Result<Query<Params>, QueryRejection>,
+) -> Result<Html<String>, ApiError> {
+    let p = params(q)?;
+    let set = p.rule_set(&state.default).map_err(ApiError::bad)?;
+    let _turn = state.stats_turn.lock().await;
+    let s = state.clone();
+    let html = blocking(move || {
+        let c = stats::compute_with(
+            &s.db,
+            &set,
+            set.rules.stones,
+            s.stats_max_slots,
+            &|k| s.cached(&set, k),
+            &|k, r| s.remember(&set, k, r),
+        )
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))?;
+        Ok(stats::render_page(&set, &c, Some(())))
+    })
+    .await?;
+    Ok(Html(html))
+}
+
+const INDEX_HTML: &str = include_str!("../static/index.html");
+const APP_JS: &str = include_str!("../static/app.js");
+const STYLE_CSS: &str = include_str!("../static/style.css");
+
+pub async fn index() -> Html<&'static str> {
+    Html(INDEX_HTML)
+}
+
+pub async fn app_js() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        APP_JS,
+    )
+}
+
+pub async fn style_css() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        STYLE_CSS,
+    )
+}
+
+pub async fn not_found(uri: Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!("no such page or endpoint: {}", uri.path()),
+    )
+}
+
+pub async fn method_not_allowed(method: axum::http::Method, uri: Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("{method} is not allowed on {} (use GET)", uri.path()),
+    )
+}

@@ -1,0 +1,293 @@
+//! `morris serve` and `morris report`: a web board, an HTTP API and a statistics page over the
+//! solved databases, served by the binary itself.
+//!
+//! Everything the browser needs is embedded in the binary (`include_str!`): no CDN, no build
+//! step, no network at run time, so the board works on a machine that has only the databases.
+//! The board itself knows no rules: every answer of the API carries the legal moves with the
+//! position each one leads to, so the one move generator of the engine stays the only one.
+//!
+//! The server binds to localhost unless told otherwise, sends no CORS header unless asked
+//! (`--cors`), bounds the size of a request and the rate of requests, and answers every bad
+//! request with a JSON error and a 4xx status rather than a panic.
+
+mod api;
+mod limit;
+mod params;
+pub mod stats;
+
+pub use params::RuleSet;
+
+use api::AppState;
+use axum::routing::get;
+use axum::Router;
+use morris_engine::{Game, Rules};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The options of `morris serve`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(
+    after_help = "The board is at http://ADDR/ (the position is in the URL, so it can be shared), the\n\
+statistics at http://ADDR/stats, the API at /api/query, /api/moves, /api/games, /api/stats.\n\n\
+Examples:\n  morris serve --db dbs/nine\n  morris serve --db dbs/s3 --stones 3 --addr 127.0.0.1:9000"
+)]
+pub struct Args {
+    /// The database directory
+    #[arg(long, value_name = "DIR")]
+    pub db: PathBuf,
+    /// Address to listen on; localhost only unless another address is given
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    #[command(flatten)]
+    pub rules: RuleOptions,
+    /// Most API requests per second before the server answers 429 (bursts of twice this pass)
+    #[arg(long, value_name = "N", default_value_t = 500,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub rate: u32,
+    /// Send `Access-Control-Allow-Origin: *` so that pages of other origins may call the API
+    #[arg(long)]
+    pub cors: bool,
+    /// The statistics page computes keys of at most this many slots (`morris report` does all)
+    #[arg(long, value_name = "SLOTS", default_value_t = 50_000_000)]
+    pub stats_max_slots: u64,
+}
+
+/// The rule options the page opens with (the API takes others per request).
+#[derive(clap::Args, Clone, Debug)]
+pub struct RuleOptions {
+    /// The game: nine, twelve, six, lasker, three, tictactoe, dara
+    #[arg(long, default_value = "nine", value_parser = parse_game)]
+    pub game: Game,
+    /// Forbid flying at three stones
+    #[arg(long, conflicts_with = "flying")]
+    pub no_flying: bool,
+    /// Allow flying where the game's standard rules do not (Six Men's Morris)
+    #[arg(long)]
+    pub flying: bool,
+    /// Stones per player, for reduced games (default: the game's own number)
+    #[arg(long, value_name = "N")]
+    pub stones: Option<u8>,
+    /// The no-capture rule's limit N: its tables are read beside the plain ones
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub moves_without_capture: Option<u16>,
+}
+
+impl RuleOptions {
+    /// The options of a game with its standard rules.
+    pub fn standard(game: Game) -> RuleOptions {
+        RuleOptions {
+            game,
+            no_flying: false,
+            flying: false,
+            stones: None,
+            moves_without_capture: None,
+        }
+    }
+
+    /// The rules these options name, checked like the command line checks them.
+    pub fn rules(&self) -> Result<Rules, String> {
+        let mut r = Rules::standard(self.game);
+        if self.no_flying {
+            r.flying = false;
+        }
+        if self.flying {
+            r.flying = true;
+        }
+        if let Some(n) = self.stones {
+            params::check_stones(self.game, n)?;
+            r.stones = n;
+        }
+        Ok(r)
+    }
+}
+
+fn parse_game(s: &str) -> Result<Game, String> {
+    s.parse()
+        .map_err(|e: morris_engine::rules::UnknownGame| e.to_string())
+}
+
+/// The options of `morris report`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(
+    after_help = "Examples:\n  morris report --db dbs/nine --out report.html\n  morris report --db dbs/s3 --stones 3 --moves-without-capture 8 --out s3.html"
+)]
+pub struct ReportArgs {
+    /// The database directory
+    #[arg(long, value_name = "DIR")]
+    pub db: PathBuf,
+    /// The HTML file to write
+    #[arg(long, value_name = "FILE", default_value = "report.html")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub rules: RuleOptions,
+    /// Only keys with at most this many stones a side on the board and in hand
+    #[arg(long, value_name = "N")]
+    pub max_stones: Option<u8>,
+}
+
+/// Writes the statistics of every key on disk as one static HTML file (charts as inline SVG,
+/// no script, no external resource), printing a line per key to stderr as it goes.
+pub fn report(args: ReportArgs) -> Result<(), String> {
+    let rules = args.rules.rules()?;
+    let set = RuleSet {
+        rules,
+        limit: args.rules.moves_without_capture,
+    };
+    if !args.db.is_dir() {
+        return Err(format!("{}: no such database directory", args.db.display()));
+    }
+    let max = args.max_stones.unwrap_or(rules.stones);
+    if !(3..=rules.stones).contains(&max) {
+        return Err(format!(
+            "--max-stones must be from 3 to {} for {}",
+            rules.stones, rules.game
+        ));
+    }
+    let computed = stats::compute_all(&args.db, &set, max, u64::MAX, &|key, slots| {
+        eprintln!("{key}: {slots} slots");
+    })?;
+    let html = stats::render_page(&set, &computed, None);
+    std::fs::write(&args.out, html)
+        .map_err(|e| format!("cannot write {}: {e}", args.out.display()))?;
+    eprintln!(
+        "wrote {} ({} keys)",
+        args.out.display(),
+        computed.keys.len()
+    );
+    Ok(())
+}
+
+/// The router of the server: the API, the board, the statistics page.
+fn router(state: Arc<AppState>) -> Router {
+    let api = Router::new()
+        .route("/api/query", get(api::query))
+        .route("/api/moves", get(api::moves))
+        .route("/api/games", get(api::games))
+        .route("/api/stats", get(api::key_stats))
+        .route("/stats", get(api::stats_page))
+        .route("/", get(api::index))
+        .route("/app.js", get(api::app_js))
+        .route("/style.css", get(api::style_css))
+        .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed);
+    api.layer(axum::extract::DefaultBodyLimit::max(limit::MAX_BODY))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            limit::guard,
+        ))
+        .with_state(state)
+}
+
+/// A server running on a thread of its own, for tests and embedders: dropping it (or
+/// [`Running::stop`]) shuts it down and waits for it.
+pub struct Running {
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<Result<(), String>>>,
+}
+
+impl Running {
+    /// Shuts the server down and returns how it ended.
+    pub fn stop(mut self) -> Result<(), String> {
+        self.shutdown()
+    }
+
+    fn shutdown(&mut self) -> Result<(), String> {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        match self.thread.take() {
+            Some(t) => t
+                .join()
+                .map_err(|_| "the server thread panicked".to_string())?,
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.shutdown();
+    }
+}
+
+/// Binds `args.addr` (port 0: any free port) and serves on a background thread until the
+/// returned handle is stopped or dropped.
+pub fn spawn(args: Args) -> Result<Running, String> {
+    let (state, listener) = prepare(&args)?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        runtime()?.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener)
+                .map_err(|e| format!("cannot listen: {e}"))?;
+            axum::serve(listener, router(state))
+                .with_graceful_shutdown(async move {
+                    let _ = rx.await;
+                })
+                .await
+                .map_err(|e| format!("server failed: {e}"))
+        })
+    });
+    Ok(Running {
+        addr,
+        stop: Some(tx),
+        thread: Some(thread),
+    })
+}
+
+/// Runs the server in the foreground until Ctrl-C.
+pub fn run(args: Args) -> Result<(), String> {
+    let (state, listener) = prepare(&args)?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    if !addr.ip().is_loopback() {
+        eprintln!(
+            "warning: listening on {addr}, reachable from other machines (the default is 127.0.0.1)"
+        );
+    }
+    println!(
+        "morris serve: http://{addr}/ (statistics at /stats, API at /api/query), Ctrl-C to stop"
+    );
+    runtime()?.block_on(async move {
+        let listener = tokio::net::TcpListener::from_std(listener)
+            .map_err(|e| format!("cannot listen: {e}"))?;
+        axum::serve(listener, router(state))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .map_err(|e| format!("server failed: {e}"))
+    })
+}
+
+/// Checks the options and binds the socket before any thread starts, so that a wrong
+/// directory or a port in use is a one-line error from `run`/`spawn`, not a log line later.
+fn prepare(args: &Args) -> Result<(Arc<AppState>, std::net::TcpListener), String> {
+    let rules = args.rules.rules()?;
+    if !args.db.is_dir() {
+        return Err(format!("{}: no such database directory", args.db.display()));
+    }
+    let listener = std::net::TcpListener::bind(args.addr)
+        .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
+    let state = AppState::new(args, rules);
+    Ok((Arc::new(state), listener))
+}
+
+/// A small multi-threaded runtime: probes run on its blocking pool, so two workers serve the
+/// connections of a local user and of the tests.
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .max_blocking_threads(16)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server's threads: {e}"))
+}

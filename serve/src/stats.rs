@@ -1,0 +1,807 @@
+//! Statistics of a database per key — values, the distribution of distances, the longest
+//! wins as positions — and their rendering as one HTML page with the charts drawn as inline
+//! SVG from the numbers (no plotting library, no script): the same page is the server's
+//! `/stats` and `morris report`'s file, which must open anywhere without a network.
+
+use crate::params::RuleSet;
+use morris_db::format::Checks;
+use morris_db::{slots, Category, Key, Outcome};
+use morris_engine::{Bitboard, Color, Position, Rules};
+use morris_solver::solve::{steps, Job};
+use morris_solver::store::Store;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Arc;
+
+/// One key: every class counted once (holes skipped), from the side to move.
+#[derive(Clone, Debug, Serialize)]
+pub struct KeyReport {
+    pub key: String,
+    pub slots: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Classes won in `d` plies at index `d`.
+    pub win_plies: Vec<u64>,
+    /// Classes lost in `d` plies at index `d`.
+    pub loss_plies: Vec<u64>,
+    pub longest_win: Option<Longest>,
+    pub longest_loss: Option<Longest>,
+    /// Under the no-capture rule, at counter 0.
+    pub rule: Option<RuleReport>,
+}
+
+/// A position at the longest distance of its key, in notation (side to move: White when the
+/// rules allow it).
+#[derive(Clone, Debug, Serialize)]
+pub struct Longest {
+    pub plies: u32,
+    pub position: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RuleReport {
+    pub limit: u16,
+    pub wins: u64,
+    pub cursed_wins: u64,
+    pub draws: u64,
+    pub blessed_losses: u64,
+    pub losses: u64,
+    /// Wins and losses the rule keeps, by distance to zeroing (empty for placement keys,
+    /// whose tables hold values only).
+    pub dtz: Vec<u64>,
+    pub max_dtz: Option<u32>,
+}
+
+impl KeyReport {
+    pub fn classes(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+}
+
+/// The statistics of a rule set's database.
+pub struct Computed {
+    pub keys: Vec<Arc<KeyReport>>,
+    /// Keys of the plan not shown, with why.
+    pub skipped: Vec<(Key, u64, String)>,
+    pub dir: String,
+}
+
+#[derive(Default)]
+struct Acc {
+    wdl: [u64; 3],
+    win: Vec<u64>,
+    loss: Vec<u64>,
+    /// (plies, slot, us, them): the longest, ties to the lowest slot so that the answer does
+    /// not depend on how the work was split.
+    best_win: Option<(u32, u64, u32, u32)>,
+    best_loss: Option<(u32, u64, u32, u32)>,
+    cats: [u64; 5],
+    dtz: Vec<u64>,
+}
+
+fn bump(v: &mut Vec<u64>, i: u32) {
+    let i = i as usize;
+    if v.len() <= i {
+        v.resize(i + 1, 0);
+    }
+    v[i] += 1;
+}
+
+fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+fn better(
+    a: Option<(u32, u64, u32, u32)>,
+    b: Option<(u32, u64, u32, u32)>,
+) -> Option<(u32, u64, u32, u32)> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(
+            if (y.0, std::cmp::Reverse(y.1)) > (x.0, std::cmp::Reverse(x.1)) {
+                y
+            } else {
+                x
+            },
+        ),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+impl Acc {
+    fn merge(mut self, o: Acc) -> Acc {
+        for i in 0..3 {
+            self.wdl[i] += o.wdl[i];
+        }
+        for i in 0..5 {
+            self.cats[i] += o.cats[i];
+        }
+        add_vec(&mut self.win, &o.win);
+        add_vec(&mut self.loss, &o.loss);
+        add_vec(&mut self.dtz, &o.dtz);
+        self.best_win = better(self.best_win, o.best_win);
+        self.best_loss = better(self.best_loss, o.best_loss);
+        self
+    }
+}
+
+/// A key's position in notation: White to move when the hands allow it, else Black.
+fn position_text(rules: &Rules, key: Key, us: u32, them: u32) -> String {
+    let hands = [key.us_hand, key.them_hand];
+    for side in [Color::White, Color::Black] {
+        let p = Position::from_sides(Bitboard(us), Bitboard(them), hands, side);
+        let text = p.notation(rules).to_string();
+        if Position::parse(&text, rules).is_ok() {
+            return text;
+        }
+    }
+    Position::from_sides(Bitboard(us), Bitboard(them), hands, Color::White)
+        .notation(rules)
+        .to_string()
+}
+
+/// The statistics of one key, read from its table (and the rule's table of the same key).
+pub fn key_report(
+    set: &RuleSet,
+    plain: &Store,
+    rule: Option<&Store>,
+    key: Key,
+) -> Result<KeyReport, String> {
+    let checks = Checks { checksum: false };
+    let (index, table) = plain.load(key, checks, false).map_err(|e| e.to_string())?;
+    let rule_table = match rule {
+        Some(s) => Some(s.load(key, checks, false).map_err(|e| e.to_string())?.1),
+        None => None,
+    };
+    let limit = set.limit.unwrap_or(0) as u32;
+    const CHUNK: u64 = 1 << 16;
+    let n = index.size();
+    let acc = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let mut a = Acc::default();
+            index.for_each_class_in(c * CHUNK..(c + 1) * CHUNK, |i, us, them| {
+                let o = table.outcome(i);
+                match o {
+                    Outcome::Win(d) => {
+                        a.wdl[0] += 1;
+                        bump(&mut a.win, d);
+                        a.best_win = better(a.best_win, Some((d, i, us.0, them.0)));
+                    }
+                    Outcome::Draw => a.wdl[1] += 1,
+                    Outcome::Loss(d) => {
+                        a.wdl[2] += 1;
+                        bump(&mut a.loss, d);
+                        a.best_loss = better(a.best_loss, Some((d, i, us.0, them.0)));
+                    }
+                }
+                if let Some(rt) = rule_table {
+                    let kept = rt.outcome(i).within(limit);
+                    a.cats[Category::of(o, kept) as usize] += 1;
+                    if let Some(d) = kept.plies() {
+                        bump(&mut a.dtz, d);
+                    }
+                }
+            });
+            a
+        })
+        .reduce(Acc::default, Acc::merge);
+    let rules = &set.rules;
+    let longest = |b: Option<(u32, u64, u32, u32)>| {
+        b.map(|(plies, _, us, them)| Longest {
+            plies,
+            position: position_text(rules, key, us, them),
+        })
+    };
+    let cyclic = morris_solver::solve::is_cyclic(rules, key);
+    Ok(KeyReport {
+        key: key.to_string(),
+        slots: n,
+        wins: acc.wdl[0],
+        draws: acc.wdl[1],
+        losses: acc.wdl[2],
+        win_plies: acc.win,
+        loss_plies: acc.loss,
+        longest_win: longest(acc.best_win),
+        longest_loss: longest(acc.best_loss),
+        rule: rule_table.map(|_| RuleReport {
+            limit: limit as u16,
+            wins: acc.cats[Category::Win as usize],
+            cursed_wins: acc.cats[Category::CursedWin as usize],
+            draws: acc.cats[Category::Draw as usize],
+            blessed_losses: acc.cats[Category::BlessedLoss as usize],
+            losses: acc.cats[Category::Loss as usize],
+            max_dtz: if cyclic {
+                acc.dtz.len().checked_sub(1).map(|d| d as u32)
+            } else {
+                None
+            },
+            dtz: if cyclic { acc.dtz } else { Vec::new() },
+        }),
+    })
+}
+
+/// The keys of a rule set's whole solve up to `max_stones`, in dependency order.
+pub fn plan_keys(rules: &Rules, max_stones: u8) -> Result<Vec<Key>, String> {
+    let job = Job {
+        max_stones,
+        only: None,
+        placement: true,
+        stop_after_files: None,
+    };
+    let steps = steps(rules, &job).map_err(|e| e.to_string())?;
+    Ok(steps.iter().flat_map(|s| s.keys()).collect())
+}
+
+/// Computes every key of the plan that is on disk and has at most `max_slots` slots;
+/// `cached` returns a key computed before, `done` hears of each new one.
+pub fn compute_with(
+    dir: &Path,
+    set: &RuleSet,
+    max_stones: u8,
+    max_slots: u64,
+    cached: &dyn Fn(Key) -> Option<Arc<KeyReport>>,
+    done: &dyn Fn(Key, &Arc<KeyReport>),
+) -> Result<Computed, String> {
+    let rules = set.rules;
+    let mut plain = Store::new(dir, rules);
+    let mut rule = set
+        .limit
+        .map(|n| Store::with_metric(dir, rules, morris_db::Metric::NoCapture(n)));
+    let mut out = Computed {
+        keys: Vec::new(),
+        skipped: Vec::new(),
+        dir: dir.display().to_string(),
+    };
+    for key in plan_keys(&rules, max_stones)? {
+        let n = slots(rules.board(), key);
+        if let Some(r) = cached(key) {
+            out.keys.push(r);
+            continue;
+        }
+        let missing =
+            !plain.path(key).exists() || rule.as_ref().is_some_and(|s| !s.path(key).exists());
+        if missing {
+            out.skipped.push((key, n, "not built".to_string()));
+            continue;
+        }
+        if n > max_slots {
+            out.skipped.push((
+                key,
+                n,
+                "larger than the page computes (morris report computes every key)".to_string(),
+            ));
+            continue;
+        }
+        let r = Arc::new(key_report(set, &plain, rule.as_ref(), key)?);
+        done(key, &r);
+        out.keys.push(r);
+        // Unmap as we go: a whole game's tables are tens of GiB.
+        plain.close_all();
+        if let Some(s) = &mut rule {
+            s.close_all();
+        }
+    }
+    Ok(out)
+}
+
+/// [`compute_with`] without a cache, telling `progress` of each key before it is read.
+pub fn compute_all(
+    dir: &Path,
+    set: &RuleSet,
+    max_stones: u8,
+    max_slots: u64,
+    progress: &dyn Fn(Key, u64),
+) -> Result<Computed, String> {
+    compute_with(dir, set, max_stones, max_slots, &|_| None, &|k, r| {
+        progress(k, r.slots)
+    })
+}
+
+// ---------------------------------------------------------------------------------------
+// Rendering
+
+const WIN: &str = "#2f9e44";
+const CURSED: &str = "#8fd19e";
+const DRAW: &str = "#868e96";
+const BLESSED: &str = "#f4a582";
+const LOSS: &str = "#d6453d";
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn thousands(n: u64) -> String {
+    morris_db::plan::thousands(n)
+}
+
+fn pct(a: u64, total: u64) -> f64 {
+    100.0 * a as f64 / total.max(1) as f64
+}
+
+/// The segments of one key's bar: (label, count, colour).
+fn segments(r: &KeyReport) -> Vec<(&'static str, u64, &'static str)> {
+    match &r.rule {
+        Some(q) => vec![
+            ("wins", q.wins, WIN),
+            ("cursed wins", q.cursed_wins, CURSED),
+            ("draws", q.draws, DRAW),
+            ("blessed losses", q.blessed_losses, BLESSED),
+            ("losses", q.losses, LOSS),
+        ],
+        None => vec![
+            ("wins", r.wins, WIN),
+            ("draws", r.draws, DRAW),
+            ("losses", r.losses, LOSS),
+        ],
+    }
+}
+
+/// Horizontal stacked bars, one per key: the share of each value among its classes.
+fn values_chart(keys: &[Arc<KeyReport>]) -> String {
+    let row = 18;
+    let (left, width) = (90, 560);
+    let h = 30 + row * keys.len();
+    let mut s = format!(
+        r#"<svg class="chart" role="img" aria-label="values per key" viewBox="0 0 {} {h}" width="{}" height="{h}">"#,
+        left + width + 130,
+        left + width + 130
+    );
+    for (i, r) in keys.iter().enumerate() {
+        let y = 10 + i * row;
+        let total = r.classes().max(1);
+        let _ = write!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="end" class="lbl">{}</text>"#,
+            left - 6,
+            y + 12,
+            esc(&r.key)
+        );
+        let mut x = left as f64;
+        for (name, n, colour) in segments(r) {
+            let w = width as f64 * n as f64 / total as f64;
+            if w > 0.0 {
+                let _ = write!(
+                    s,
+                    r#"<rect x="{x:.2}" y="{y}" width="{w:.2}" height="{}" fill="{colour}"><title>{}: {} {name} ({:.1}%)</title></rect>"#,
+                    row - 4,
+                    esc(&r.key),
+                    thousands(n),
+                    pct(n, total)
+                );
+            }
+            x += w;
+        }
+        let _ = write!(
+            s,
+            r#"<text x="{}" y="{}" class="lbl">{} classes</text>"#,
+            left + width + 6,
+            y + 12,
+            thousands(r.classes())
+        );
+    }
+    let y = 14 + row * keys.len();
+    let mut x = left;
+    let legend: Vec<(&str, &str)> = if keys.iter().any(|r| r.rule.is_some()) {
+        vec![
+            ("win", WIN),
+            ("cursed win", CURSED),
+            ("draw", DRAW),
+            ("blessed loss", BLESSED),
+            ("loss", LOSS),
+        ]
+    } else {
+        vec![("win", WIN), ("draw", DRAW), ("loss", LOSS)]
+    };
+    for (name, colour) in legend {
+        let _ = write!(
+            s,
+            r#"<rect x="{x}" y="{y}" width="12" height="12" fill="{colour}"/><text x="{}" y="{}" class="lbl">{name}</text>"#,
+            x + 16,
+            y + 11
+        );
+        x += 110;
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// A histogram of distances: wins above the axis, losses below (or one series).
+fn histogram(series: &[(&str, &[u64], &str)], width: usize, height: usize, axis: bool) -> String {
+    let len = series.iter().map(|s| s.1.len()).max().unwrap_or(0).max(1);
+    let max = series
+        .iter()
+        .flat_map(|s| s.1.iter().copied())
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let (left, bottom) = if axis { (50, 22) } else { (0, 0) };
+    let plot_w = width - left - if axis { 10 } else { 0 };
+    let half = series.len() > 1;
+    let plot_h = height - bottom - if axis { 8 } else { 0 };
+    let base = if half { 4 + plot_h / 2 } else { 4 + plot_h };
+    let scale = if half { plot_h / 2 } else { plot_h } as f64;
+    let bw = plot_w as f64 / len as f64;
+    let mut s = format!(
+        r#"<svg class="hist" role="img" aria-label="distances" viewBox="0 0 {width} {height}" width="{width}" height="{height}">"#
+    );
+    for (k, (name, counts, colour)) in series.iter().enumerate() {
+        for (d, &n) in counts.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let h = (scale * n as f64 / max as f64).max(1.0);
+            let x = left as f64 + d as f64 * bw;
+            let y = if k == 0 { base as f64 - h } else { base as f64 };
+            let _ = write!(
+                s,
+                r#"<rect x="{x:.2}" y="{y:.2}" width="{:.2}" height="{h:.2}" fill="{colour}"><title>{} {name} in {d} plies</title></rect>"#,
+                (bw - 0.5).max(0.5),
+                thousands(n)
+            );
+        }
+    }
+    if axis {
+        let _ = write!(
+            s,
+            r##"<line x1="{left}" y1="{base}" x2="{}" y2="{base}" stroke="#333"/>"##,
+            left + plot_w
+        );
+        let step = [1, 2, 5, 10, 20, 25, 50, 100]
+            .into_iter()
+            .find(|&st| len / st <= 12)
+            .unwrap_or(200);
+        for d in (0..len).step_by(step) {
+            let x = left as f64 + (d as f64 + 0.5) * bw;
+            let _ = write!(
+                s,
+                r#"<text x="{x:.1}" y="{}" text-anchor="middle" class="lbl">{d}</text>"#,
+                height - 6
+            );
+        }
+        let _ = write!(
+            s,
+            r#"<text x="{}" y="12" text-anchor="end" class="lbl">{}</text>"#,
+            left - 4,
+            thousands(max)
+        );
+        for (k, (name, _, colour)) in series.iter().enumerate() {
+            let _ = write!(
+                s,
+                r#"<text x="{}" y="{}" class="lbl" fill="{colour}">{name}</text>"#,
+                left + plot_w - 120,
+                if k == 0 { 14 } else { height - bottom - 6 }
+            );
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// A board diagram of a position, drawn from the engine's geometry.
+pub fn board_svg(rules: &Rules, position: &str, size: usize) -> String {
+    let board = rules.board();
+    let Ok(pos) = Position::parse(position, rules) else {
+        return String::new();
+    };
+    let (w, h) = (board.width() as usize, board.height() as usize);
+    let step = size as f64 / (w.max(h) as f64);
+    let at = |p: u8| {
+        let (x, y) = board.coord(p);
+        (
+            step * (x as f64 + 0.5),
+            step * ((h - 1 - y as usize) as f64 + 0.5),
+        )
+    };
+    let mut s = format!(
+        r#"<svg class="mini" viewBox="0 0 {:.0} {:.0}" width="{:.0}" height="{:.0}" role="img" aria-label="{}">"#,
+        step * w as f64,
+        step * h as f64,
+        step * w as f64,
+        step * h as f64,
+        esc(position)
+    );
+    for p in 0..board.len() as u8 {
+        for q in board.adjacent(p) {
+            if q > p {
+                let (a, b) = (at(p), at(q));
+                let _ = write!(
+                    s,
+                    r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#6b5a3a" stroke-width="1.5"/>"##,
+                    a.0, a.1, b.0, b.1
+                );
+            }
+        }
+    }
+    if !rules.stones_move() {
+        for &l in board.lines() {
+            let pts: Vec<u8> = l.collect();
+            let (a, b) = (at(pts[0]), at(pts[pts.len() - 1]));
+            let _ = write!(
+                s,
+                r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#6b5a3a" stroke-width="1"/>"##,
+                a.0, a.1, b.0, b.1
+            );
+        }
+    }
+    for p in 0..board.len() as u8 {
+        let (x, y) = at(p);
+        let (r, fill, stroke) = match pos.color_at(p) {
+            Some(Color::White) => (step * 0.32, "#fafafa", "#222"),
+            Some(Color::Black) => (step * 0.32, "#222", "#000"),
+            None => (step * 0.1, "#6b5a3a", "#6b5a3a"),
+        };
+        let _ = write!(
+            s,
+            r#"<circle cx="{x:.1}" cy="{y:.1}" r="{r:.1}" fill="{fill}" stroke="{stroke}"/>"#
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// `nine, 3 stones, flying; no-capture rule N = 8`.
+pub fn describe(set: &RuleSet) -> String {
+    let mut s = morris_db::format::describe_rules(&set.rules);
+    if let Some(n) = set.limit {
+        let _ = write!(s, "; no-capture rule with N = {n}");
+    }
+    s
+}
+
+/// The board URL of a position under a rule set.
+pub fn board_link(set: &RuleSet, position: &str) -> String {
+    let enc = |s: &str| {
+        s.bytes()
+            .map(|b| match b {
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' => {
+                    (b as char).to_string()
+                }
+                b' ' => "+".to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect::<String>()
+    };
+    format!(
+        "/?game={}&flying={}&stones={}&moves_without_capture={}&position={}",
+        set.rules.game,
+        u8::from(set.rules.flying),
+        set.rules.stones,
+        set.limit.unwrap_or(0),
+        enc(position)
+    )
+}
+
+const PAGE_STYLE: &str = r#"
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f6f3ec;color:#222}
+header{background:#3b2f1e;color:#f6f3ec;padding:10px 24px;display:flex;gap:24px;align-items:baseline}
+header a{color:#f3d9a4}
+main{padding:16px 24px;max-width:1200px}
+h2{margin-top:28px;border-bottom:1px solid #d8cfbd;padding-bottom:4px}
+table{border-collapse:collapse;font-size:14px;background:#fff}
+th,td{padding:4px 8px;border-bottom:1px solid #e6dfd0;text-align:right;vertical-align:middle}
+th{background:#efe7d6;position:sticky;top:0}
+td.l,th.l{text-align:left}
+.lbl{font-size:11px;fill:#333}
+.chart,.hist{background:#fff;border:1px solid #e6dfd0}
+.mini{background:#e9d8b4;border-radius:4px}
+.cards{display:flex;gap:16px;flex-wrap:wrap}
+.card{background:#fff;border:1px solid #e6dfd0;padding:10px 16px;border-radius:6px}
+.card b{font-size:22px;display:block}
+.long{display:flex;gap:16px;flex-wrap:wrap}
+.long figure{margin:0;background:#fff;border:1px solid #e6dfd0;padding:8px;border-radius:6px;text-align:center;font-size:13px}
+code{font-size:12px}
+"#;
+
+/// The statistics as one HTML page. `served`: positions link to the board of the server.
+pub fn render_page(set: &RuleSet, c: &Computed, served: Option<()>) -> String {
+    let mut s = String::new();
+    let title = format!("morris statistics: {}", describe(set));
+    let _ = write!(
+        s,
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title>\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><style>{PAGE_STYLE}</style></head><body>",
+        esc(&title)
+    );
+    let _ = write!(
+        s,
+        "<header><h1 style=\"margin:0;font-size:20px\">{}</h1>{}</header><main>",
+        esc(&title),
+        if served.is_some() {
+            "<a href=\"/\">board</a>"
+        } else {
+            ""
+        }
+    );
+    let _ = write!(s, "<p>Database <code>{}</code>. Values are from the side to move, one per symmetry class (holes of the index skipped); distances in plies under perfect play.</p>", esc(&c.dir));
+    if c.keys.is_empty() {
+        s.push_str("<p><b>No key of this rule set is on disk.</b> Build it with <code>morris solve</code>.</p>");
+    }
+    let (mut w, mut d, mut l) = (0, 0, 0);
+    let mut win = Vec::new();
+    let mut loss = Vec::new();
+    let mut dtz = Vec::new();
+    for r in &c.keys {
+        let seg = segments(r);
+        w += seg[0].1;
+        l += seg[seg.len() - 1].1;
+        d += seg[1..seg.len() - 1].iter().map(|x| x.1).sum::<u64>();
+        add_vec(&mut win, &r.win_plies);
+        add_vec(&mut loss, &r.loss_plies);
+        if let Some(q) = &r.rule {
+            add_vec(&mut dtz, &q.dtz);
+        }
+    }
+    let total = w + d + l;
+    if total > 0 {
+        let longest = c
+            .keys
+            .iter()
+            .filter_map(|r| r.longest_win.as_ref().map(|x| x.plies))
+            .max();
+        let rule_word = if set.limit.is_some() {
+            " (under the rule, at counter 0)"
+        } else {
+            ""
+        };
+        let _ = write!(
+            s,
+            "<div class=\"cards\"><div class=\"card\"><b>{}</b>classes in {} keys</div>\
+             <div class=\"card\"><b style=\"color:{WIN}\">{:.2}%</b>wins for the side to move{rule_word}</div>\
+             <div class=\"card\"><b style=\"color:{DRAW}\">{:.2}%</b>draws{rule_word}</div>\
+             <div class=\"card\"><b style=\"color:{LOSS}\">{:.2}%</b>losses{rule_word}</div>\
+             <div class=\"card\"><b>{}</b>plies: the longest win</div></div>",
+            thousands(total),
+            c.keys.len(),
+            pct(w, total),
+            pct(d, total),
+            pct(l, total),
+            longest.map_or("-".to_string(), |p| p.to_string())
+        );
+        s.push_str("<h2>Values per key</h2>");
+        s.push_str(&values_chart(&c.keys));
+        s.push_str("<h2>Distances to the end of the game</h2><p>Classes by the number of plies to the end under perfect play, over every key shown: wins for the side to move above the axis, losses below.</p>");
+        s.push_str(&histogram(
+            &[("wins", &win, WIN), ("losses", &loss, LOSS)],
+            900,
+            260,
+            true,
+        ));
+        if set.limit.is_some() && !dtz.is_empty() {
+            s.push_str("<h2>Distances to zeroing under the rule</h2><p>Wins and losses the no-capture rule keeps, by the plies to the zeroing ply (capture, placement or blocking move) that settles them.</p>");
+            s.push_str(&histogram(&[("dtz", &dtz, "#1971c2")], 900, 200, true));
+        }
+        // The longest wins.
+        let mut longest: Vec<(&KeyReport, &Longest)> = c
+            .keys
+            .iter()
+            .filter_map(|r| r.longest_win.as_ref().map(|x| (&**r, x)))
+            .collect();
+        longest.sort_by(|a, b| b.1.plies.cmp(&a.1.plies).then(a.0.key.cmp(&b.0.key)));
+        s.push_str("<h2>Longest wins</h2><p>Per key, the position won in the most plies (the first of them in index order)");
+        s.push_str(if served.is_some() {
+            "; click one to study it on the board.</p>"
+        } else {
+            ".</p>"
+        });
+        s.push_str("<div class=\"long\">");
+        for (r, x) in longest.iter().take(12) {
+            let fig = format!(
+                "{}<figcaption>{} &middot; win in {}<br><code>{}</code></figcaption>",
+                board_svg(&set.rules, &x.position, 150),
+                esc(&r.key),
+                x.plies,
+                esc(&x.position)
+            );
+            match served {
+                Some(()) => {
+                    let _ = write!(
+                        s,
+                        "<a class=\"pos\" href=\"{}\"><figure>{fig}</figure></a>",
+                        esc(&board_link(set, &x.position))
+                    );
+                }
+                None => {
+                    let _ = write!(s, "<figure>{fig}</figure>");
+                }
+            }
+        }
+        s.push_str("</div>");
+        // The table.
+        s.push_str(
+            "<h2>Per key</h2><table><tr><th class=\"l\">key</th><th>slots</th><th>classes</th>",
+        );
+        if set.limit.is_some() {
+            s.push_str("<th>wins</th><th>cursed wins</th><th>draws</th><th>blessed losses</th><th>losses</th><th>max dtz</th>");
+        } else {
+            s.push_str("<th>wins</th><th>draws</th><th>losses</th><th>win %</th>");
+        }
+        s.push_str("<th>longest win</th><th>longest loss</th><th class=\"l\">distances</th></tr>");
+        for r in &c.keys {
+            let _ = write!(
+                s,
+                "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td>",
+                esc(&r.key),
+                thousands(r.slots),
+                thousands(r.classes())
+            );
+            match &r.rule {
+                Some(q) => {
+                    let _ = write!(
+                        s,
+                        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+                        thousands(q.wins),
+                        thousands(q.cursed_wins),
+                        thousands(q.draws),
+                        thousands(q.blessed_losses),
+                        thousands(q.losses),
+                        q.max_dtz.map_or("-".to_string(), |d| d.to_string())
+                    );
+                }
+                None => {
+                    let _ = write!(
+                        s,
+                        "<td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td>",
+                        thousands(r.wins),
+                        thousands(r.draws),
+                        thousands(r.losses),
+                        pct(r.wins, r.classes())
+                    );
+                }
+            }
+            for x in [&r.longest_win, &r.longest_loss] {
+                match (x, served) {
+                    (None, _) => s.push_str("<td>-</td>"),
+                    (Some(x), Some(())) => {
+                        let _ = write!(
+                            s,
+                            "<td><a href=\"{}\" title=\"{}\">{}</a></td>",
+                            esc(&board_link(set, &x.position)),
+                            esc(&x.position),
+                            x.plies
+                        );
+                    }
+                    (Some(x), None) => {
+                        let _ = write!(s, "<td title=\"{}\">{}</td>", esc(&x.position), x.plies);
+                    }
+                }
+            }
+            let _ = write!(
+                s,
+                "<td class=\"l\">{}</td></tr>",
+                histogram(
+                    &[("wins", &r.win_plies, WIN), ("losses", &r.loss_plies, LOSS)],
+                    160,
+                    30,
+                    false
+                )
+            );
+        }
+        s.push_str("</table>");
+    }
+    if !c.skipped.is_empty() {
+        s.push_str("<h2>Keys not shown</h2><table><tr><th class=\"l\">key</th><th>slots</th><th class=\"l\">why</th></tr>");
+        for (k, n, why) in &c.skipped {
+            let _ = write!(
+                s,
+                "<tr><td class=\"l\">{k}</td><td>{}</td><td class=\"l\">{}</td></tr>",
+                thousands(*n),
+                esc(why)
+            );
+        }
+        s.push_str("</table>");
+    }
+    s.push_str("</main></body></html>\n");
+    s
+}
