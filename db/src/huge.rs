@@ -1,16 +1,22 @@
-//! Large look-up tables backed by transparent huge pages where the system offers them.
+//! The one kind of large working memory of the project: zeroed, backed by transparent huge
+//! pages where the system offers them, viewed as words, atomics or bytes.
 //!
-//! The index reads its per-pattern table (1.25 MiB for 9 stones) at random, between random
-//! accesses of the solver to its own large arrays that keep evicting TLB entries. Under a
-//! hypervisor each TLB miss is a two-dimensional page walk: measured here with an earlier 5 MiB
-//! table, backing it with 2 MiB pages took the index benchmark from 10.5 to 19.5 M/s under the
-//! same load. One huge page covers the whole table.
+//! Three users read such memory at random: the index's per-pattern table (1.25 MiB for 9
+//! stones), the solver's per-slot cells (up to several GiB), and the resident copies of the
+//! tables a solve reads. Under a hypervisor each TLB miss is a two-dimensional page walk:
+//! measured here with an earlier 5 MiB pattern table, backing it with 2 MiB pages took the
+//! index benchmark from 10.5 to 19.5 M/s under the same load.
 
 use core::ops::{Deref, DerefMut};
+use core::sync::atomic::AtomicU32;
 
 const HUGE_PAGE: usize = 2 << 20;
 
 /// A zero-initialised `[u32]` that asks for huge pages when it is large enough to benefit.
+///
+/// Invariants (asserted at construction): `ptr` is aligned for `u32` (and to 2 MiB when
+/// mapped), and `ptr .. ptr + 4 * len` lies inside `_backing`, which owns the memory and never
+/// moves it.
 pub struct HugeTable {
     /// Kept apart from the backing store so that a look-up is one load, with no enum match
     /// and no re-slicing of the mapping.
@@ -32,10 +38,12 @@ enum Backing {
 // SAFETY: the table owns its memory exclusively (like a Vec<u32>); the pointer is only a cache
 // of the backing store's address, which does not move.
 unsafe impl Send for HugeTable {}
-// SAFETY: shared access only reads (`Deref`); writing needs `&mut` (`DerefMut`).
+// SAFETY: shared access only reads, or writes through atomics (`as_atomics`); plain writes
+// need `&mut` (`DerefMut`).
 unsafe impl Sync for HugeTable {}
 
 impl HugeTable {
+    /// `len` zeroed words.
     pub fn zeroed(len: usize) -> HugeTable {
         #[cfg(unix)]
         // Below this a huge page would mostly hold zeros the table never uses.
@@ -47,9 +55,13 @@ impl HugeTable {
                 let _ = map.advise(memmap2::Advice::HugePage);
                 let addr = map.as_ptr() as usize;
                 let start = (HUGE_PAGE - addr % HUGE_PAGE) % HUGE_PAGE;
-                // The mapping is page-aligned and `start` a multiple of 2 MiB, so the pointer
-                // is aligned for u32, and `start + 4 * len` is within the mapping.
+                assert!(start + 4 * len <= map.len(), "the table fits its mapping");
                 let ptr = map[start..].as_mut_ptr() as *mut u32;
+                assert_eq!(
+                    ptr as usize % HUGE_PAGE,
+                    0,
+                    "the table starts on a huge page"
+                );
                 return HugeTable {
                     ptr,
                     len,
@@ -63,6 +75,33 @@ impl HugeTable {
             len,
             _backing: Backing::Heap(v),
         }
+    }
+
+    /// Zeroed memory for `bytes` bytes (rounded up to whole words), for byte views.
+    pub fn zeroed_bytes(bytes: usize) -> HugeTable {
+        HugeTable::zeroed(bytes.div_ceil(4))
+    }
+
+    /// The words as atomics, for threads that update them concurrently.
+    #[inline]
+    pub fn as_atomics(&self) -> &[AtomicU32] {
+        // SAFETY: `ptr` points to `len` initialised, aligned u32 owned by `self`; AtomicU32 has
+        // the size and alignment of u32 and allows shared mutation, and no `&mut` view can
+        // coexist with this shared borrow.
+        unsafe { core::slice::from_raw_parts(self.ptr as *const AtomicU32, self.len) }
+    }
+
+    /// The memory as bytes (`4 * len` of them).
+    #[inline]
+    pub fn as_bytes(&self) -> &[u8] {
+        // SAFETY: the same memory as `deref`, any bit pattern is a u8, and u8 has alignment 1.
+        unsafe { core::slice::from_raw_parts(self.ptr as *const u8, 4 * self.len) }
+    }
+
+    #[inline]
+    pub fn as_bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as in `as_bytes`, and `&mut self` makes the borrow unique.
+        unsafe { core::slice::from_raw_parts_mut(self.ptr as *mut u8, 4 * self.len) }
     }
 }
 
@@ -81,5 +120,25 @@ impl DerefMut for HugeTable {
     fn deref_mut(&mut self) -> &mut [u32] {
         // SAFETY: as in `deref`, and `&mut self` makes the borrow unique.
         unsafe { core::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::sync::atomic::Ordering::Relaxed;
+
+    #[test]
+    fn views_share_the_memory() {
+        for len in [2, 1000, 1 << 20] {
+            let mut t = HugeTable::zeroed(len);
+            assert!(t.iter().all(|&w| w == 0));
+            t[len - 1] = 0x0102_0304;
+            assert_eq!(t.as_bytes()[4 * len - 4..], 0x0102_0304u32.to_ne_bytes());
+            t.as_atomics()[0].fetch_add(7, Relaxed);
+            assert_eq!(t[0], 7);
+            t.as_bytes_mut()[0] = 9;
+            assert_eq!(t[0] & 0xff, 9);
+        }
     }
 }

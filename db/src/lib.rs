@@ -8,7 +8,7 @@
 pub mod bits;
 pub mod colex;
 pub mod format;
-mod huge;
+pub mod huge;
 pub mod index;
 pub mod key;
 pub mod outcome;

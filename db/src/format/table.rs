@@ -24,13 +24,14 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use memmap2::{Mmap, MmapMut};
+use memmap2::Mmap;
 use morris_engine::Rules;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::entry::{wdl2, Entry};
 use super::error::DbError;
 use super::header::{Encoding, Header, Metric, HEADER_LEN, OVERFLOW_RECORD};
+use crate::huge::HugeTable;
 use crate::index::slots;
 use crate::key::Key;
 use crate::outcome::Outcome;
@@ -54,7 +55,8 @@ impl std::fmt::Debug for Table {
 /// bytes read or given whole ([`Table::from_bytes`]).
 enum Bytes {
     Mapped(Mmap),
-    Resident(MmapMut),
+    /// The copy and the table's length in bytes (the copy is rounded up to whole words).
+    Resident(HugeTable, usize),
     Owned(Box<[u8]>),
 }
 
@@ -65,7 +67,7 @@ impl core::ops::Deref for Bytes {
     fn deref(&self) -> &[u8] {
         match self {
             Bytes::Mapped(m) => m,
-            Bytes::Resident(m) => m,
+            Bytes::Resident(m, len) => &m.as_bytes()[..*len],
             Bytes::Owned(b) => b,
         }
     }
@@ -267,17 +269,12 @@ impl Table {
     /// TLB on nearly every look-up; a resident copy costs one sequential read of the file.
     pub fn into_resident(self) -> Result<Table, DbError> {
         let bytes = &self.map[..];
-        let mut copy = MmapMut::map_anon(bytes.len().max(1))
-            .map_err(|e| DbError::io(&self.path, "allocate memory for", e))?;
-        #[cfg(target_os = "linux")]
-        {
-            // Only a hint: without huge pages look-ups are slower, not wrong.
-            let _ = copy.advise(memmap2::Advice::HugePage);
-        }
-        copy[..bytes.len()].copy_from_slice(bytes);
+        let mut copy = HugeTable::zeroed_bytes(bytes.len());
+        copy.as_bytes_mut()[..bytes.len()].copy_from_slice(bytes);
+        let len = bytes.len();
         Ok(Table {
             path: self.path,
-            map: Bytes::Resident(copy),
+            map: Bytes::Resident(copy, len),
             header: self.header,
         })
     }
