@@ -12,6 +12,7 @@ pub mod huge;
 pub mod index;
 pub mod key;
 pub mod outcome;
+pub mod pattern_cache;
 pub mod patterns;
 pub mod plan;
 pub mod symmetry;

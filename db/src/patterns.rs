@@ -158,6 +158,48 @@ impl PatternClasses {
         self.stabilizer[class as usize]
     }
 
+    /// The tables as plain data, for the cache file ([`crate::pattern_cache`]): the symmetry
+    /// fields, per 64 patterns the canonical bits and the classes before them, the canonical
+    /// patterns and their stabilisers.
+    #[allow(clippy::type_complexity)]
+    pub fn parts(&self) -> (&[u32], Vec<(u64, u32)>, &[u32], &[u32]) {
+        let ranks = self.ranks.iter().map(|w| (w.canonical, w.before)).collect();
+        (&self.sym_fields, ranks, &self.canonical, &self.stabilizer)
+    }
+
+    /// The tables back from [`parts`](PatternClasses::parts); `None` when they do not fit
+    /// together (the class counts disagree with the canonical bits).
+    pub fn from_parts(
+        stones: u32,
+        fields: &[u32],
+        ranks: Vec<(u64, u32)>,
+        canonical: Vec<u32>,
+        stabilizer: Vec<u32>,
+    ) -> Option<PatternClasses> {
+        let mut before = 0u32;
+        for &(bits, b) in &ranks {
+            if b != before {
+                return None;
+            }
+            before += bits.count_ones();
+        }
+        if before as usize != canonical.len() || canonical.len() != stabilizer.len() {
+            return None;
+        }
+        let mut sym_fields = HugeTable::zeroed(fields.len());
+        sym_fields.copy_from_slice(fields);
+        Some(PatternClasses {
+            stones,
+            sym_fields,
+            ranks: ranks
+                .into_iter()
+                .map(|(canonical, before)| RankWord { canonical, before })
+                .collect(),
+            canonical,
+            stabilizer,
+        })
+    }
+
     /// Bytes of memory the tables take.
     pub fn memory(&self) -> usize {
         4 * self.sym_fields.len()

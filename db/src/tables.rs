@@ -8,6 +8,8 @@ use std::sync::{Mutex, OnceLock};
 
 use morris_engine::Board;
 
+use crate::colex::binom;
+use crate::pattern_cache;
 use crate::patterns::PatternClasses;
 use crate::symmetry::Symmetries;
 
@@ -22,8 +24,27 @@ impl BoardTables {
     /// The pattern classes for `stones` stones, built on first use (a fraction of a second for
     /// the largest Nine Men's Morris pattern sizes).
     pub fn patterns(&self, stones: u32) -> &PatternClasses {
-        self.patterns[stones as usize]
-            .get_or_init(|| PatternClasses::build(self.board, &self.syms, stones))
+        self.patterns[stones as usize].get_or_init(|| self.build_or_load(stones))
+    }
+
+    /// The larger tables from the cache file when it is there and sound, else built (and
+    /// saved for the next process, best effort).
+    fn build_or_load(&self, stones: u32) -> PatternClasses {
+        let patterns = binom(self.board.len() as u32, stones);
+        let file = pattern_cache::dir()
+            .filter(|_| pattern_cache::WORTH_CACHING.contains(&patterns))
+            .map(|d| pattern_cache::path(&d, self.board.name(), stones));
+        if let Some(p) = file
+            .as_ref()
+            .and_then(|f| pattern_cache::load(f, stones, patterns))
+        {
+            return p;
+        }
+        let built = PatternClasses::build(self.board, &self.syms, stones);
+        if let Some(f) = &file {
+            let _ = pattern_cache::save(&built, f);
+        }
+        built
     }
 }
 
