@@ -24,17 +24,6 @@ pub struct RuleArgs {
     pub moves_without_capture: Option<u16>,
 }
 
-/// Fewer stones than this and a player has lost before the game starts (the rules' minimum).
-const MIN_STONES: u8 = 3;
-
-/// The most stones a side `--stones` accepts for a game: the game's own number, or up to half
-/// the board's points (both sides' stones fit on the board), but never more than 12, the most
-/// a key's field holds in the solver's flat key tables (`key_slot`) and the index's tables.
-pub fn max_stones(game: Game) -> u8 {
-    let half_board = (game.board().len() / 2).min(12) as u8;
-    Rules::standard(game).stones.max(half_board)
-}
-
 fn parse_game(s: &str) -> Result<Game, String> {
     s.parse()
         .map_err(|e: morris_engine::rules::UnknownGame| e.to_string())
@@ -53,14 +42,9 @@ impl RuleArgs {
             r.flying = true;
         }
         if let Some(n) = self.stones {
-            let max = max_stones(self.game);
-            if !(MIN_STONES..=max).contains(&n) {
-                return Err(Failure::input(format!(
-                    "--stones must be from {MIN_STONES} to {max} for {} (got {n})",
-                    self.game
-                )));
-            }
-            r.stones = n;
+            r = r
+                .with_stones(n)
+                .map_err(|e| Failure::input(format!("--{e}")))?;
         }
         Ok(r)
     }
@@ -117,7 +101,7 @@ impl DbArgs {
     /// The largest number of stones a side, checked against the game.
     pub fn max_stones(&self, rules: &Rules) -> Result<u8, Failure> {
         let n = self.max_stones.unwrap_or(rules.stones);
-        if n < MIN_STONES || n > rules.stones {
+        if n < Rules::MIN_STONES || n > rules.stones {
             return Err(Failure::input(format!(
                 "--max-stones must be from 3 to {} for {}",
                 rules.stones, rules.game

@@ -22,6 +22,24 @@ pub enum Game {
 }
 
 impl Game {
+    /// The most stones a side a game on this board may be played with (`--stones`): the
+    /// game's own number, or half the board's points, and never above 12, the most the
+    /// solver's key tables hold.
+    pub const fn max_stones(self) -> u8 {
+        let half_board = self.board().len() / 2;
+        let half_board = if half_board < 12 {
+            half_board as u8
+        } else {
+            12
+        };
+        let own = Rules::standard(self).stones;
+        if own > half_board {
+            own
+        } else {
+            half_board
+        }
+    }
+
     pub const ALL: [Game; 7] = [
         Game::Nine,
         Game::Twelve,
@@ -80,6 +98,28 @@ impl fmt::Display for Game {
     }
 }
 
+/// A number of stones a side that a game cannot be played with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StonesOutOfRange {
+    pub game: Game,
+    pub stones: u8,
+}
+
+impl fmt::Display for StonesOutOfRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "stones must be from {} to {} for {} (got {})",
+            Rules::MIN_STONES,
+            self.game.max_stones(),
+            self.game,
+            self.stones
+        )
+    }
+}
+
+impl std::error::Error for StonesOutOfRange {}
+
 /// The name given is not a game this program knows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownGame(pub String);
@@ -115,6 +155,22 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The fewest stones a side a game can be played with.
+    pub const MIN_STONES: u8 = 3;
+
+    /// These rules with `stones` a side (a reduced or enlarged game), checked against the
+    /// board ([`Game::max_stones`]).
+    pub fn with_stones(self, stones: u8) -> Result<Rules, StonesOutOfRange> {
+        if (Rules::MIN_STONES..=self.game.max_stones()).contains(&stones) {
+            Ok(Rules { stones, ..self })
+        } else {
+            Err(StonesOutOfRange {
+                game: self.game,
+                stones,
+            })
+        }
+    }
+
     /// The standard rules of a game (RULES.md).
     pub const fn standard(game: Game) -> Rules {
         let (stones, flying) = match game {

@@ -4,7 +4,7 @@
 //! runtime's blocking pool, never on the threads that serve connections.
 
 use crate::limit::{Bucket, MAX_IN_FLIGHT};
-use crate::params::{max_stones, Params, RuleSet};
+use crate::params::{Params, RuleSet};
 use crate::stats::{self, KeyReport};
 use crate::Args;
 use axum::extract::rejection::QueryRejection;
@@ -461,7 +461,7 @@ fn game_info(game: Game) -> GameInfo {
         name: game.name(),
         stones: rules.stones,
         flying: rules.flying,
-        max_stones: max_stones(game),
+        max_stones: game.max_stones(),
         line_wins: rules.line_wins(),
         stones_move: rules.stones_move(),
         place_or_move: rules.place_or_move(),

@@ -26,21 +26,12 @@ pub struct RuleSet {
     pub limit: Option<u16>,
 }
 
-/// The most stones a side for a game: its own number or up to half the board (never more
-/// than 12, the most the index's tables hold) — the command line's bound.
-pub fn max_stones(game: Game) -> u8 {
-    let half_board = (game.board().len() / 2).min(12) as u8;
-    Rules::standard(game).stones.max(half_board)
-}
-
+/// The stone count a request names, checked as the command line checks it.
 pub fn check_stones(game: Game, n: u8) -> Result<(), String> {
-    let max = max_stones(game);
-    if !(3..=max).contains(&n) {
-        return Err(format!(
-            "stones must be from 3 to {max} for {game} (got {n})"
-        ));
-    }
-    Ok(())
+    Rules::standard(game)
+        .with_stones(n)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 fn given(v: &Option<String>) -> Option<&str> {
