@@ -1,5 +1,5 @@
 use crate::commands::moves::describe_outcome;
-use crate::commands::query::{describe, describe_move, failure, tablebase};
+use crate::commands::query::{describe, describe_move, failure, tablebase, within_turns};
 use crate::options::{position, RuleArgs};
 use crate::Failure;
 use morris_engine::{render, Color, Position};
@@ -87,15 +87,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
         }
         let probe = tb.probe_at(&pos, counter).map_err(failure)?;
         let mut moves = tb.best_moves_at(&pos, counter).map_err(failure)?;
-        let mut outcome = probe.outcome;
-        if let Some(n) = args.turn_limit {
-            let left = n - played;
-            outcome = outcome.within(left);
-            for m in &mut moves {
-                m.outcome = m.outcome.within(left);
-            }
-            moves.sort_by_key(|m| m.outcome);
-        }
+        let left = args.turn_limit.map(|n| n - played);
+        let outcome = within_turns(probe.outcome, &mut moves, left);
         let mv = if pos.side_to_move() == args.color {
             if args.hint {
                 let value = match &probe.rule {

@@ -131,14 +131,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
     let probe = tb.probe_at(&pos, args.counter).map_err(failure)?;
     let mut moves = tb.best_moves_at(&pos, args.counter).map_err(failure)?;
-    let mut outcome = probe.outcome;
-    if let Some(left) = args.turns_left {
-        outcome = outcome.within(left);
-        for m in &mut moves {
-            m.outcome = m.outcome.within(left);
-        }
-        moves.sort_by_key(|m| m.outcome);
-    }
+    let outcome = within_turns(probe.outcome, &mut moves, args.turns_left);
     let board = rules.board();
     if args.json {
         let items = moves
@@ -172,6 +165,19 @@ pub fn run(args: Args) -> Result<(), Failure> {
         );
     }
     Ok(())
+}
+
+/// The position's outcome and its moves under a turn limit of `left` more plies (a win on
+/// the last one counts), the moves ranked again; unchanged without a limit.
+pub fn within_turns(outcome: Outcome, moves: &mut [RankedMove], left: Option<u32>) -> Outcome {
+    let Some(left) = left else {
+        return outcome;
+    };
+    for m in moves.iter_mut() {
+        m.outcome = m.outcome.within(left);
+    }
+    moves.sort_by_key(|m| m.outcome);
+    outcome.within(left)
 }
 
 /// A ranked move for text output.
