@@ -5,6 +5,8 @@ mod batch;
 mod cells;
 pub mod exits;
 pub mod lock;
+#[cfg(feature = "packed")]
+pub mod pack;
 pub mod memory;
 pub mod placement;
 pub mod progress;

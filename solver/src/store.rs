@@ -1,11 +1,16 @@
-//! Solved sub-databases on disk, opened through memory maps and read by position.
+//! Solved sub-databases on disk, opened through memory maps and read by position; with the
+//! `packed` feature, a reader may also fall back on a packed set where a key has no unpacked
+//! table (see [`Store::reading_packed`]).
 
 use crate::{key_of, key_slot, lost_already, prefetch, Located, Lookup, KEY_SLOTS};
 use morris_db::format::{file_name, Checks, DbError, Metric, Table};
 use morris_db::{Index, Key, Outcome};
 use morris_engine::{Position, Rules};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
+
+#[cfg(feature = "packed")]
+use crate::pack::PackedSet;
 
 /// The database directory of one set of rules and one metric, with the tables opened so far.
 /// Tables are opened on demand, through a shared reference, so that a reader shared between
@@ -16,6 +21,13 @@ pub struct Store {
     metric: Metric,
     /// By [`key_slot`].
     tables: Vec<OnceLock<(Index, Table)>>,
+    /// The packed outcomes of the keys without an unpacked table, for readers that accept
+    /// them.
+    #[cfg(feature = "packed")]
+    packed: Option<PackedSet<Outcome>>,
+    /// The first error met while reading a packed block, which [`Lookup::read`] cannot
+    /// return: the caller collects it with [`Store::take_failure`].
+    failure: Mutex<Option<DbError>>,
 }
 
 impl Store {
@@ -30,7 +42,69 @@ impl Store {
             rules,
             metric,
             tables: (0..KEY_SLOTS).map(|_| OnceLock::new()).collect(),
+            #[cfg(feature = "packed")]
+            packed: None,
+            failure: Mutex::new(None),
         }
+    }
+
+    /// Reads the packed outcomes (`*.dtw.mpk`) of the keys that have no unpacked table.
+    #[cfg(feature = "packed")]
+    pub fn reading_packed(mut self) -> Store {
+        self.packed = Some(PackedSet::new(&self.dir, self.rules, self.metric));
+        self
+    }
+
+    /// True when `key` has a table this store can read (unpacked, or packed where accepted).
+    pub fn has(&self, key: Key) -> bool {
+        if self.path(key).exists() {
+            return true;
+        }
+        #[cfg(feature = "packed")]
+        if let Some(set) = &self.packed {
+            return set.path(key).exists();
+        }
+        false
+    }
+
+    /// Opens `key` for reading positions: its unpacked table when there is one (header, size
+    /// and key checked, not the checksum), else its packed set where accepted. A missing key
+    /// is the unpacked file's "not found" error.
+    pub fn open_reader(&self, key: Key) -> Result<(), DbError> {
+        #[cfg(feature = "packed")]
+        if let Some(set) = &self.packed {
+            if !self.path(key).exists() && set.path(key).exists() {
+                return set.open(key).map(|_| ());
+            }
+        }
+        self.open(key, Checks { checksum: false })
+    }
+
+    /// The first error met while reading packed blocks since the last call, if any: a
+    /// caller that read positions through [`Lookup`] checks it before trusting the answers.
+    pub fn take_failure(&self) -> Result<(), DbError> {
+        match self.failure.lock().map(|mut f| f.take()) {
+            Ok(Some(e)) => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// The value of a position with no unpacked table open: from the packed set.
+    #[cold]
+    fn probe_packed(&self, pos: &Position) -> Located {
+        #[cfg(feature = "packed")]
+        if let Some(set) = &self.packed {
+            return match set.get(pos) {
+                Ok(outcome) => Located::known(outcome),
+                Err(e) => {
+                    if let Ok(mut f) = self.failure.lock() {
+                        f.get_or_insert(e);
+                    }
+                    Located::known(Outcome::Draw)
+                }
+            };
+        }
+        panic!("the caller opened every key it reads ({})", key_of(pos))
     }
 
     pub fn rules(&self) -> &Rules {
@@ -100,10 +174,10 @@ impl Lookup for Store {
             return Located::known(Outcome::Loss(0));
         }
         let key = key_of(pos);
-        let (index, _) = self.tables[key_slot(key)]
-            .get()
-            .expect("the caller opened every key it reads");
-        self.probe_slot(key, index.index(pos.us(), pos.them()))
+        match self.tables[key_slot(key)].get() {
+            Some((index, _)) => self.probe_slot(key, index.index(pos.us(), pos.them())),
+            None => self.probe_packed(pos),
+        }
     }
 
     fn index_of(&self, key: Key) -> Option<&Index> {

@@ -11,7 +11,7 @@ use crate::solve::{reads, steps, Job};
 use crate::store::Store;
 use crate::{key_of, lost_already, Lookup};
 use core::fmt;
-use morris_db::format::{Checks, DbError, Metric};
+use morris_db::format::{DbError, Metric};
 use morris_db::{Category, Key, Outcome, Value};
 use morris_engine::{for_each_move, Move, Position, Rules};
 use std::path::{Path, PathBuf};
@@ -132,7 +132,7 @@ impl Tablebase {
         }
         Ok(Tablebase {
             rules,
-            plain: Store::new(dir, rules),
+            plain: reader(Store::new(dir, rules)),
             rule: None,
         })
     }
@@ -141,7 +141,7 @@ impl Tablebase {
     /// directory (`morris solve --moves-without-capture N`).
     pub fn with_no_capture_rule(mut self, n: u16) -> Tablebase {
         let store = Store::with_metric(self.plain.dir(), self.rules, Metric::NoCapture(n));
-        self.rule = Some((n, store));
+        self.rule = Some((n, reader(store)));
         self
     }
 
@@ -173,6 +173,7 @@ impl Tablebase {
             .rule
             .as_ref()
             .map(|(n, store)| rule_probe(*n, counter, outcome, store.outcome(pos)));
+        self.check_reads(pos)?;
         Ok(Probe { outcome, rule })
     }
 
@@ -214,6 +215,7 @@ impl Tablebase {
                 zeroing,
             });
         });
+        self.check_reads(pos)?;
         moves.sort_by_key(RankedMove::rank);
         Ok(moves)
     }
@@ -224,13 +226,9 @@ impl Tablebase {
         if lost_already(pos, &self.rules) {
             return true;
         }
-        reads(&self.rules, key_of(pos)).iter().all(|&k| {
-            self.plain.path(k).exists()
-                && self
-                    .rule
-                    .as_ref()
-                    .is_none_or(|(_, store)| store.path(k).exists())
-        })
+        reads(&self.rules, key_of(pos))
+            .iter()
+            .all(|&k| self.plain.has(k) && self.rule.as_ref().is_none_or(|(_, store)| store.has(k)))
     }
 
     /// The value of a placement position and of each of its moves, without the placement
@@ -263,6 +261,7 @@ impl Tablebase {
             .map(|m| (m, -search.value(&pos.play(m))))
             .collect();
         moves.sort_by_key(|&(_, v)| v);
+        self.check_reads(pos)?;
         Ok(Proved {
             value,
             moves,
@@ -304,9 +303,22 @@ impl Tablebase {
         Ok(())
     }
 
+    /// An error met while reading packed blocks (a damaged block), which the reads
+    /// themselves could not return.
+    fn check_reads(&self, pos: &Position) -> Result<(), ProbeError> {
+        let most = key_of(pos).us.max(key_of(pos).them);
+        for store in std::iter::once(&self.plain).chain(self.rule.as_ref().map(|(_, s)| s)) {
+            store.take_failure().map_err(|error| ProbeError::BadTable {
+                error,
+                build: build_command(store, most),
+            })?;
+        }
+        Ok(())
+    }
+
     fn load(&self, store: &Store, key: Key, most: u8) -> Result<(), ProbeError> {
         let build = build_command(store, most);
-        match store.load(key, Checks { checksum: false }, false) {
+        match store.open_reader(key) {
             Ok(_) => Ok(()),
             Err(DbError::Io { path, source, .. })
                 if source.kind() == std::io::ErrorKind::NotFound =>
@@ -316,6 +328,13 @@ impl Tablebase {
             Err(error) => Err(ProbeError::BadTable { error, build }),
         }
     }
+}
+
+/// A store for answering positions: with the `packed` feature it also reads packed sets.
+fn reader(store: Store) -> Store {
+    #[cfg(feature = "packed")]
+    let store = store.reading_packed();
+    store
 }
 
 /// The rule's view of a position worth `plain` without the rule and `stored` (value and

@@ -1,5 +1,6 @@
 pub mod db;
 pub mod moves;
+pub mod pack;
 pub mod perft;
 pub mod plan;
 pub mod play;

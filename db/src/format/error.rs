@@ -97,6 +97,15 @@ pub enum DbError {
         path: PathBuf,
         detail: String,
     },
+    /// A block of a packed table that cannot be trusted: its bytes do not hash to the
+    /// checksum of the block index, or do not decompress to the block's size. `offset` is
+    /// where the block starts in the file.
+    DamagedBlock {
+        path: PathBuf,
+        block: u64,
+        offset: u64,
+        detail: String,
+    },
     /// A writer was given data that cannot be stored as it is.
     InvalidData {
         path: PathBuf,
@@ -123,11 +132,12 @@ impl DbError {
             | DbError::ImpossibleKey { path, .. }
             | DbError::ChecksumMismatch { path, .. }
             | DbError::BadOverflow { path, .. }
+            | DbError::DamagedBlock { path, .. }
             | DbError::InvalidData { path, .. } => path,
         }
     }
 
-    pub(crate) fn io(path: impl Into<PathBuf>, action: &'static str, source: io::Error) -> Self {
+    pub fn io(path: impl Into<PathBuf>, action: &'static str, source: io::Error) -> Self {
         DbError::Io {
             path: path.into(),
             action,
@@ -211,6 +221,16 @@ impl fmt::Display for DbError {
             ),
             DbError::BadOverflow { detail, .. } => write!(f, "bad overflow table: {detail}"),
             DbError::BadEntries { detail, .. } => write!(f, "damaged entries: {detail}"),
+            DbError::DamagedBlock {
+                block,
+                offset,
+                detail,
+                ..
+            } => write!(
+                f,
+                "damaged block {block} at byte offset {offset}: {detail} (copy or pack the \
+                 file again)"
+            ),
             DbError::InvalidData { detail, .. } => write!(f, "cannot write: {detail}"),
         }
     }

@@ -118,9 +118,7 @@ impl Header {
         let mut h = [0u8; HEADER_LEN];
         h[0..8].copy_from_slice(MAGIC);
         h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-        h[12] = self.rules.game.id();
-        h[13] = if self.rules.flying { FLAG_FLYING } else { 0 };
-        h[14] = self.rules.stones;
+        h[12..15].copy_from_slice(&encode_rules(&self.rules));
         h[15] = self.encoding as u8;
         h[16..20].copy_from_slice(&[
             self.key.us,
@@ -154,12 +152,7 @@ impl Header {
                 supported: VERSION,
             });
         }
-        let Some(game) = Game::from_id(h[12]) else {
-            return Err(DbError::UnknownGame { path, id: h[12] });
-        };
-        if h[13] & !FLAG_FLYING != 0 {
-            return Err(DbError::UnknownRuleFlags { path, flags: h[13] });
-        }
+        let rules = decode_rules(h[12..15].try_into().unwrap(), &path)?;
         let limit = u16::from_le_bytes([h[20], h[21]]);
         let metric = match limit {
             0 => Metric::Plain,
@@ -170,11 +163,7 @@ impl Header {
             _ => return Err(DbError::UnknownEncoding { path, found: h[15] }),
         };
         Ok(Header {
-            rules: Rules {
-                game,
-                stones: h[14],
-                flying: h[13] & FLAG_FLYING != 0,
-            },
+            rules,
             key: Key::new(h[16], h[17], h[18], h[19]),
             metric,
             encoding,
@@ -183,6 +172,29 @@ impl Header {
             checksum: u64_at(40),
         })
     }
+}
+
+/// The three header bytes of a set of rules (game id, flags, stones), shared by every file
+/// format of the project.
+pub fn encode_rules(rules: &Rules) -> [u8; 3] {
+    let flags = if rules.flying { FLAG_FLYING } else { 0 };
+    [rules.game.id(), flags, rules.stones]
+}
+
+/// The rules of [`encode_rules`]'s bytes; `path` names the file in errors.
+pub fn decode_rules(b: &[u8; 3], path: &Path) -> Result<Rules, DbError> {
+    let path = path.to_path_buf();
+    let Some(game) = Game::from_id(b[0]) else {
+        return Err(DbError::UnknownGame { path, id: b[0] });
+    };
+    if b[1] & !FLAG_FLYING != 0 {
+        return Err(DbError::UnknownRuleFlags { path, flags: b[1] });
+    }
+    Ok(Rules {
+        game,
+        stones: b[2],
+        flying: b[1] & FLAG_FLYING != 0,
+    })
 }
 
 /// `nine, 9 stones, flying` for messages.

@@ -4,6 +4,7 @@
 //! Files are written atomically ([`Writer`]) and read through a memory map ([`Table`]), which
 //! refuses any file whose header, size or checksum does not match what the caller expects.
 
+mod atomic;
 mod entry;
 mod error;
 mod header;
@@ -11,11 +12,12 @@ pub mod info;
 mod table;
 mod writer;
 
+pub use atomic::AtomicFile;
 pub use entry::{wdl2, Entry};
 pub use error::DbError;
 pub use header::{
-    describe_metric, describe_rules, file_name, Encoding, Header, Metric, HEADER_LEN, MAGIC,
-    VERSION,
+    decode_rules, describe_metric, describe_rules, encode_rules, file_name, Encoding, Header,
+    Metric, HEADER_LEN, MAGIC, VERSION,
 };
-pub use table::{Checks, Table};
+pub use table::{check_key, map_read_only, Checks, Table};
 pub use writer::{write_table, Writer};

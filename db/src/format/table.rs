@@ -411,38 +411,12 @@ fn read_header(path: &Path) -> Result<(File, u64, Header), DbError> {
     Ok((file, len, header))
 }
 
-/// Checks that the header's key can occur under its rules and that the file has exactly the
-/// length the header accounts for, so that every slot and overflow record a reader can ask
-/// for lies inside the file.
+/// Checks that the header's key can occur under its own rules and that the file has exactly
+/// the length the header accounts for, so that every slot and overflow record a reader can
+/// ask for lies inside the file.
 fn check_size(path: &Path, header: &Header, len: u64) -> Result<(), DbError> {
+    check_key(path, &header.rules, header.key, header.entries)?;
     let path = path.to_path_buf();
-    let key = header.key;
-    let board = header.rules.board();
-    let stones = header.rules.stones as u32;
-    let [us, them, us_hand, them_hand] =
-        [key.us, key.them, key.us_hand, key.them_hand].map(u32::from);
-    // Counts no writer produces, and that the index (built for at most 12 stones a side on
-    // at most the board's points) must not be asked about.
-    if !(3..=12).contains(&stones)
-        || us + us_hand > stones
-        || them + them_hand > stones
-        || us + them > board.len() as u32
-    {
-        return Err(DbError::ImpossibleKey {
-            path,
-            key,
-            stones: header.rules.stones,
-        });
-    }
-    let expected = slots(board, key);
-    if header.entries != expected {
-        return Err(DbError::WrongEntryCount {
-            path,
-            key,
-            found: header.entries,
-            expected,
-        });
-    }
     // Computed in u128: a damaged overflow count must not overflow the sum.
     let wanted = HEADER_LEN as u128
         + header.encoding.entry_bytes(header.entries) as u128
@@ -464,6 +438,39 @@ fn check_size(path: &Path, header: &Header, len: u64) -> Result<(), DbError> {
     Ok(())
 }
 
+/// Checks that a header's key can occur under its rules and that its entry count is the
+/// key's number of slots: shared by every file format, before anything is mapped or indexed.
+pub fn check_key(path: &Path, rules: &Rules, key: Key, entries: u64) -> Result<(), DbError> {
+    let path = path.to_path_buf();
+    let board = rules.board();
+    let stones = rules.stones as u32;
+    let [us, them, us_hand, them_hand] =
+        [key.us, key.them, key.us_hand, key.them_hand].map(u32::from);
+    // Counts no writer produces, and that the index (built for at most 12 stones a side on
+    // at most the board's points) must not be asked about.
+    if !(3..=12).contains(&stones)
+        || us + us_hand > stones
+        || them + them_hand > stones
+        || us + them > board.len() as u32
+    {
+        return Err(DbError::ImpossibleKey {
+            path,
+            key,
+            stones: rules.stones,
+        });
+    }
+    let expected = slots(board, key);
+    if entries != expected {
+        return Err(DbError::WrongEntryCount {
+            path,
+            key,
+            found: entries,
+            expected,
+        });
+    }
+    Ok(())
+}
+
 /// Maps `file` read-only.
 ///
 /// # Safety
@@ -473,7 +480,7 @@ fn check_size(path: &Path, header: &Header, len: u64) -> Result<(), DbError> {
 /// change in place alters memory behind a shared reference (undefined behaviour), and a
 /// truncation turns reads past the new end into SIGBUS. Replacing the file by renaming
 /// another over it is fine: the map keeps the old inode.
-unsafe fn map_read_only(file: &File, path: &Path) -> Result<Mmap, DbError> {
+pub unsafe fn map_read_only(file: &File, path: &Path) -> Result<Mmap, DbError> {
     // SAFETY: forwarded to the caller (see above); the map itself is read-only.
     unsafe { Mmap::map(file) }.map_err(|e| DbError::io(path, "memory-map", e))
 }

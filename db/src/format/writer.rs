@@ -1,24 +1,12 @@
-//! Writes a database file so that a crash leaves either no file or a complete one.
-//!
-//! The data goes to `<final>.tmp` in the same directory (a rename is only atomic within one
-//! file system), the header with the checksum is written last, the file is synced, renamed to
-//! its final name, and the directory is synced so that the rename itself survives a power
-//! loss. Dropping an unfinished writer deletes the temporary file.
-//!
-//! A full disk is the one write error a long solve is likely to meet; to test that it leaves
-//! no damaged file under a final name without filling a disk, the environment variable
-//! `MORRIS_FAIL_WRITE_AFTER_BYTES=N` makes every write of this process fail, as a full disk
-//! does, once N bytes have been written to database files (a test hook, read once).
+//! Writes a database file so that a crash leaves either no file or a complete one: the data
+//! goes through an [`AtomicFile`], the header with the checksum is written last.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
 
 use morris_engine::Rules;
 use xxhash_rust::xxh3::Xxh3;
 
+use super::atomic::AtomicFile;
 use super::entry::{wdl2, Entry};
 use super::error::DbError;
 use super::header::{Encoding, Header, Metric, HEADER_LEN};
@@ -29,14 +17,10 @@ use crate::outcome::Outcome;
 const BUFFER: usize = 1 << 20;
 
 pub struct Writer {
-    path: PathBuf,
-    tmp: PathBuf,
-    file: File,
+    file: AtomicFile,
     /// Entries not yet hashed and written: hashing and writing in large blocks keeps
     /// `push` cheap enough to call once per slot.
     buf: Vec<u8>,
-    /// The final file is in place; nothing to clean up.
-    done: bool,
     rules: Rules,
     metric: Metric,
     encoding: Encoding,
@@ -67,23 +51,10 @@ impl Writer {
         encoding: Encoding,
         key: Key,
     ) -> Result<Writer, DbError> {
-        let path = path.as_ref().to_path_buf();
-        let mut tmp = path.clone().into_os_string();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)
-            .map_err(|e| DbError::io(&tmp, "create the temporary file", e))?;
         let mut w = Writer {
             expected: slots(rules.board(), key),
-            path,
-            tmp,
-            file,
+            file: AtomicFile::create(path)?,
             buf: Vec::with_capacity(BUFFER),
-            done: false,
             rules,
             metric,
             encoding,
@@ -95,7 +66,7 @@ impl Writer {
             overflow: Vec::new(),
         };
         // Room for the header, written when the checksum is known.
-        write_file(&mut w.file, &[0u8; HEADER_LEN]).map_err(|e| DbError::io(&w.tmp, "write", e))?;
+        w.file.write(&[0u8; HEADER_LEN])?;
         Ok(w)
     }
 
@@ -178,12 +149,12 @@ impl Writer {
 
     fn write(&mut self, bytes: &[u8]) -> Result<(), DbError> {
         self.hasher.update(bytes);
-        write_file(&mut self.file, bytes).map_err(|e| DbError::io(&self.tmp, "write", e))
+        self.file.write(bytes)
     }
 
     fn invalid(&self, detail: String) -> DbError {
         DbError::InvalidData {
-            path: self.path.clone(),
+            path: self.file.path().to_path_buf(),
             detail,
         }
     }
@@ -221,60 +192,8 @@ impl Writer {
             overflow: self.overflow.len() as u64,
             checksum: self.hasher.digest(),
         };
-        let tmp = &self.tmp;
-        let io = |action: &'static str| move |e| DbError::io(tmp, action, e);
-        self.file.seek(SeekFrom::Start(0)).map_err(io("seek"))?;
-        write_file(&mut self.file, &header.encode()).map_err(io("write"))?;
-        self.file.sync_all().map_err(io("sync"))?;
-        fs::rename(tmp, &self.path).map_err(io("rename to the final name"))?;
-        self.done = true;
-        sync_dir(&self.path);
-        Ok(self.path.clone())
-    }
-}
-
-/// `write_all`, through the full-disk test hook: with `MORRIS_FAIL_WRITE_AFTER_BYTES=N`,
-/// the bytes past the first N written by this process are refused as a full disk refuses them
-/// (what fits is written, then the write fails).
-fn write_file(file: &mut File, bytes: &[u8]) -> std::io::Result<()> {
-    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
-    static WRITTEN: AtomicU64 = AtomicU64::new(0);
-    let limit = *LIMIT.get_or_init(|| {
-        std::env::var("MORRIS_FAIL_WRITE_AFTER_BYTES")
-            .ok()
-            .and_then(|v| v.parse().ok())
-    });
-    let Some(limit) = limit else {
-        return file.write_all(bytes);
-    };
-    let before = WRITTEN.fetch_add(bytes.len() as u64, Ordering::Relaxed);
-    let room = limit.saturating_sub(before).min(bytes.len() as u64) as usize;
-    file.write_all(&bytes[..room])?;
-    if room < bytes.len() {
-        return Err(std::io::Error::other(
-            "No space left on device (injected by MORRIS_FAIL_WRITE_AFTER_BYTES)",
-        ));
-    }
-    Ok(())
-}
-
-/// Makes the rename durable. Best effort: not every system can open a directory for syncing,
-/// and the data itself is already synced.
-fn sync_dir(path: &Path) {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-}
-
-impl Drop for Writer {
-    fn drop(&mut self) {
-        if !self.done {
-            let _ = fs::remove_file(&self.tmp);
-        }
+        self.file.write_header(&header.encode())?;
+        self.file.commit()
     }
 }
 

@@ -1,0 +1,217 @@
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::commands::verify::open_all;
+use crate::options::{thousands, threads, DbArgs, RuleArgs};
+use crate::progress::Bars;
+use crate::Failure;
+use morris_db::plan::bytes;
+use morris_db::{Key, Outcome, Value};
+use morris_packed::{Kind, PackedTable};
+use morris_solver::lock::DirLock;
+use morris_solver::pack::{capture_keys, pack_key, verify_key, PackOptions, PackedSet, Verified};
+use morris_solver::store::Store;
+
+/// Write the solved tables as packed sets: compressed blocks, one probe = one block
+#[derive(clap::Args)]
+#[command(
+    after_help = "Reads the unpacked tables of --db and writes, per key, a value set \
+(`*.wdl.mpk`: win/draw/loss) and an outcome set (`*.dtw.mpk`: with distances) into --out. \
+`query`, `play` and `serve` read a directory of outcome sets as they read unpacked tables. \
+Keys already packed are skipped (rerun after an interruption). With --verify nothing is \
+written: every position of every packed key is compared with the unpacked tables (exit 1 on \
+any difference or damaged block).\n\n\
+Examples:\n  morris pack --db dbs/nine --out dbs/nine-packed\n  \
+morris pack --db dbs/nine --out dbs/nine-packed --verify\n  \
+morris pack --db dbs/s4 --stones 4 --out dbs/s4p --what wdl --block-slots 65536 --level 19"
+)]
+pub struct Args {
+    #[command(flatten)]
+    db: DbArgs,
+    /// Where the packed sets go (created if missing; may be the --db directory itself)
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Which sets: wdl (values), dtw (outcomes with distances) or both
+    #[arg(long, default_value = "both", value_parser = ["wdl", "dtw", "both"])]
+    what: String,
+    /// Slots per compressed block: larger packs smaller, smaller probes faster
+    #[arg(long, default_value_t = 65536, value_parser = clap::value_parser!(u32).range(256..=16_777_216))]
+    block_slots: u32,
+    /// zstd level, 1 (fast) to 22 (small)
+    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(i32).range(1..=22))]
+    level: i32,
+    /// Compare the packed sets in --out with --db instead of packing
+    #[arg(long)]
+    verify: bool,
+    /// Worker threads (default: one per core)
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    #[command(flatten)]
+    rules: RuleArgs,
+}
+
+pub fn run(args: Args) -> Result<(), Failure> {
+    let rules = args.rules.rules()?;
+    threads(args.threads)?;
+    let metric = args.rules.metric();
+    let max = args.db.max_stones(&rules)?;
+    let keys = args.db.keys(&rules)?;
+    let kinds = match args.what.as_str() {
+        "wdl" => vec![Kind::Wdl],
+        "dtw" => vec![Kind::Distance],
+        _ => vec![Kind::Wdl, Kind::Distance],
+    };
+    if !args.db.db.is_dir() {
+        return Err(Failure::failed(format!(
+            "{}: no such database directory",
+            args.db.db.display()
+        )));
+    }
+    // Captures lead only into keys of the game (those reachable from the start).
+    let game = DbArgs {
+        max_stones: None,
+        only: None,
+        moving_only: false,
+        ..args.db.clone()
+    }
+    .keys(&rules)?;
+    let reads = |key: Key| -> Vec<Key> {
+        let mut v = vec![key];
+        v.extend(
+            capture_keys(&rules, key)
+                .into_iter()
+                .filter(|k| game.contains(k)),
+        );
+        v
+    };
+    let mut src = Store::with_metric(&args.db.db, rules, metric);
+    if args.verify {
+        return verify(&args, &mut src, &keys, &kinds, max, reads);
+    }
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| Failure::failed(format!("{}: cannot create: {e}", args.out.display())))?;
+    let _lock = DirLock::acquire(&args.out, "morris pack").map_err(Failure::failed)?;
+    let options = PackOptions {
+        kinds: kinds.clone(),
+        block_slots: args.block_slots,
+        level: args.level,
+    };
+    let bars = Bars::new(keys.len() as u64, "keys");
+    let start = Instant::now();
+    let (mut raw, mut packed) = (0u64, [0u64; 2]);
+    for &key in &keys {
+        bars.begin(&key.to_string());
+        let slots = morris_db::slots(rules.board(), key);
+        let todo: Vec<Kind> = kinds
+            .iter()
+            .copied()
+            .filter(|&k| !complete(&args, &src, key, k))
+            .collect();
+        if todo.is_empty() {
+            bars.println(&format!("{key}: packed already, skipped"));
+            bars.done(1);
+            continue;
+        }
+        open_all(&mut src, &reads(key), max)?;
+        let t = Instant::now();
+        let options = PackOptions {
+            kinds: todo,
+            ..options.clone()
+        };
+        let written =
+            pack_key(&rules, metric, key, &src, &args.out, &options).map_err(Failure::failed)?;
+        raw += slots;
+        let sizes: Vec<String> = written
+            .iter()
+            .map(|p| {
+                packed[(p.kind == Kind::Distance) as usize] += p.bytes;
+                format!(
+                    "{} {} ({:.3} bits/slot)",
+                    p.kind.tag(),
+                    bytes(p.bytes),
+                    p.bytes as f64 * 8.0 / slots.max(1) as f64
+                )
+            })
+            .collect();
+        bars.println(&format!(
+            "{key}: {} slots, {} ({:.1} s)",
+            thousands(slots),
+            sizes.join(", "),
+            t.elapsed().as_secs_f64()
+        ));
+        bars.done(1);
+        // Unmaps the tables read so far: a whole game does not fit in the page cache.
+        src.close_all();
+    }
+    bars.finish();
+    println!(
+        "packed {} slots in {:.1} s: wdl {}, dtw {} (unpacked: {})",
+        thousands(raw),
+        start.elapsed().as_secs_f64(),
+        bytes(packed[0]),
+        bytes(packed[1]),
+        bytes(raw)
+    );
+    Ok(())
+}
+
+/// True when the packed file of `key` is there and opens (header, size, block index).
+fn complete(args: &Args, src: &Store, key: Key, kind: Kind) -> bool {
+    let path = args.out.join(morris_packed::packed_file_name(
+        src.rules(),
+        src.metric(),
+        key,
+        kind,
+    ));
+    PackedTable::open(&path, *src.rules(), src.metric(), key, kind).is_ok()
+}
+
+fn verify(
+    args: &Args,
+    src: &mut Store,
+    keys: &[Key],
+    kinds: &[Kind],
+    max: u8,
+    reads: impl Fn(Key) -> Vec<Key>,
+) -> Result<(), Failure> {
+    let rules = *src.rules();
+    let values: PackedSet<Value> = PackedSet::new(&args.out, rules, src.metric());
+    let outcomes: PackedSet<Outcome> = PackedSet::new(&args.out, rules, src.metric());
+    let bars = Bars::new(keys.len() as u64, "keys");
+    let mut bad = 0u64;
+    for &key in keys {
+        bars.begin(&key.to_string());
+        open_all(src, &reads(key), max)?;
+        for &kind in kinds {
+            let t = Instant::now();
+            let report: Verified = match kind {
+                Kind::Wdl => verify_key(&rules, key, src, &values),
+                Kind::Distance => verify_key(&rules, key, src, &outcomes),
+            }
+            .map_err(Failure::failed)?;
+            bars.println(&format!(
+                "{key} {}: {} positions checked, {} differ ({:.1} s)",
+                kind.tag(),
+                thousands(report.checked),
+                report.mismatches,
+                t.elapsed().as_secs_f64()
+            ));
+            if let Some((slot, expected, got)) = &report.first {
+                bars.println(&format!(
+                    "  first at slot {slot}: unpacked {expected}, packed {got}"
+                ));
+            }
+            bad += report.mismatches;
+        }
+        bars.done(1);
+        src.close_all();
+    }
+    bars.finish();
+    if bad > 0 {
+        return Err(Failure::failed(format!(
+            "packed verification failed: {bad} positions differ"
+        )));
+    }
+    println!("packed sets verified: every position answers as the unpacked tables");
+    Ok(())
+}

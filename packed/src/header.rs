@@ -1,0 +1,159 @@
+//! The fixed 128-byte header of a packed table (layout in the crate's documentation).
+
+use std::path::Path;
+
+use morris_db::format::{decode_rules, encode_rules, DbError, Metric};
+use morris_db::Key;
+use morris_engine::Rules;
+
+use crate::kind::Kind;
+
+pub const PACKED_MAGIC: &[u8; 8] = b"MORRISPK";
+pub const PACKED_VERSION: u32 = 1;
+pub const PACKED_HEADER_LEN: usize = 128;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PackedHeader {
+    pub rules: Rules,
+    pub metric: Metric,
+    pub key: Key,
+    pub kind: Kind,
+    pub level: u8,
+    /// Slots whose best move is a capture may hold any value no better than that capture's:
+    /// the reader takes the better of the stored value and its captures' (a one-ply search).
+    pub captures_resolved: bool,
+    pub entries: u64,
+    pub block_slots: u32,
+    pub blocks: u64,
+    pub index_offset: u64,
+    pub checksum: u64,
+}
+
+impl PackedHeader {
+    /// The largest block a reader accepts: a damaged header must not make it allocate more.
+    pub const MAX_BLOCK_SLOTS: u32 = 1 << 24;
+
+    /// Bytes of the block index after the blocks.
+    pub const fn index_len(&self) -> u64 {
+        (2 * self.blocks + 1) * 8
+    }
+
+    pub fn encode(&self) -> [u8; PACKED_HEADER_LEN] {
+        let mut h = [0u8; PACKED_HEADER_LEN];
+        h[0..8].copy_from_slice(PACKED_MAGIC);
+        h[8..12].copy_from_slice(&PACKED_VERSION.to_le_bytes());
+        h[12..15].copy_from_slice(&encode_rules(&self.rules));
+        h[15] = self.kind as u8;
+        h[16..20].copy_from_slice(&[
+            self.key.us,
+            self.key.them,
+            self.key.us_hand,
+            self.key.them_hand,
+        ]);
+        h[20..22].copy_from_slice(&self.metric.limit().to_le_bytes());
+        h[22] = self.level;
+        h[23] = self.captures_resolved as u8;
+        h[24..32].copy_from_slice(&self.entries.to_le_bytes());
+        h[32..36].copy_from_slice(&self.block_slots.to_le_bytes());
+        h[40..48].copy_from_slice(&self.blocks.to_le_bytes());
+        h[48..56].copy_from_slice(&self.index_offset.to_le_bytes());
+        h[56..64].copy_from_slice(&self.checksum.to_le_bytes());
+        h
+    }
+
+    /// Reads a header, refusing what this version does not write; `path` names the file in
+    /// errors. The block geometry is checked here, the file's size by the table.
+    pub fn decode(h: &[u8; PACKED_HEADER_LEN], path: &Path) -> Result<PackedHeader, DbError> {
+        let owned = || path.to_path_buf();
+        let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().unwrap());
+        if &h[0..8] != PACKED_MAGIC {
+            return Err(DbError::BadMagic {
+                path: owned(),
+                found: h[0..8].try_into().unwrap(),
+            });
+        }
+        let version = u32::from_le_bytes(h[8..12].try_into().unwrap());
+        if version != PACKED_VERSION {
+            return Err(DbError::UnsupportedVersion {
+                path: owned(),
+                found: version,
+                supported: PACKED_VERSION,
+            });
+        }
+        let rules = decode_rules(h[12..15].try_into().unwrap(), path)?;
+        let Some(kind) = Kind::from_id(h[15]) else {
+            return Err(DbError::UnknownEncoding {
+                path: owned(),
+                found: h[15],
+            });
+        };
+        if h[23] > 1 {
+            return Err(DbError::UnknownRuleFlags {
+                path: owned(),
+                flags: h[23],
+            });
+        }
+        let metric = match u16::from_le_bytes([h[20], h[21]]) {
+            0 => Metric::Plain,
+            n => Metric::NoCapture(n),
+        };
+        let header = PackedHeader {
+            rules,
+            metric,
+            key: Key::new(h[16], h[17], h[18], h[19]),
+            kind,
+            level: h[22],
+            captures_resolved: h[23] == 1,
+            entries: u64_at(24),
+            block_slots: u32::from_le_bytes(h[32..36].try_into().unwrap()),
+            blocks: u64_at(40),
+            index_offset: u64_at(48),
+            checksum: u64_at(56),
+        };
+        let geometry_ok = (1..=Self::MAX_BLOCK_SLOTS).contains(&header.block_slots)
+            && header.blocks == header.entries.div_ceil(header.block_slots as u64)
+            && header.index_offset >= PACKED_HEADER_LEN as u64;
+        if !geometry_ok {
+            return Err(DbError::BadEntries {
+                path: owned(),
+                detail: format!(
+                    "block geometry: {} slots in {} blocks of {} slots, index at {}",
+                    header.entries, header.blocks, header.block_slots, header.index_offset
+                ),
+            });
+        }
+        Ok(header)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        let h = PackedHeader {
+            rules: Rules::nine(),
+            metric: Metric::NoCapture(50),
+            key: Key::new(5, 4, 1, 0),
+            kind: Kind::Distance,
+            level: 9,
+            captures_resolved: true,
+            entries: 100_001,
+            block_slots: 1000,
+            blocks: 101,
+            index_offset: 5000,
+            checksum: 0x0123_4567_89ab_cdef,
+        };
+        let path = Path::new("x");
+        assert_eq!(PackedHeader::decode(&h.encode(), path).unwrap(), h);
+        let bad = PackedHeader { blocks: 100, ..h };
+        assert!(PackedHeader::decode(&bad.encode(), path).is_err());
+        let mut unpacked = h.encode();
+        unpacked[0..8].copy_from_slice(b"MORRISDB");
+        assert!(matches!(
+            PackedHeader::decode(&unpacked, path),
+            Err(DbError::BadMagic { .. })
+        ));
+    }
+}
