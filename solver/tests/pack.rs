@@ -1,0 +1,208 @@
+//! Packed sets answer every position exactly as the tables they were packed from: values and
+//! outcomes with distances, with the don't-care slots (holes, captures) resolved by the
+//! reader; a damaged block is an error naming the file and the block, never a wrong answer.
+#![cfg(feature = "packed")]
+
+use morris_db::format::{Checks, DbError, Metric};
+use morris_db::{Index, Key, Outcome, Value};
+use morris_engine::Rules;
+use morris_packed::{packed_file_name, Kind, PackedTable};
+use morris_solver::pack::{capture_keys, pack_key, PackOptions, PackedSet};
+use morris_solver::progress::Progress;
+use morris_solver::solve::{solve, steps, Job, Observer, Step, StepReport};
+use morris_solver::store::Store;
+use morris_solver::Lookup;
+use std::path::{Path, PathBuf};
+
+struct Quiet;
+
+impl Progress for Quiet {
+    fn start(&self, _: &str, _: u64) {}
+    fn advance(&self, _: u64) {}
+}
+
+impl Observer for Quiet {
+    fn step_started(&self, _: &Step, _: u64) {}
+    fn step_finished(&self, _: &StepReport) {}
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("morris-pack-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn rules(stones: u8) -> Rules {
+    Rules {
+        stones,
+        ..Rules::nine()
+    }
+}
+
+fn job(stones: u8, placement: bool) -> Job {
+    Job {
+        max_stones: stones,
+        only: None,
+        placement,
+        stop_after_files: None,
+    }
+}
+
+/// Solves a reduced game into `dir` and packs it into `out` (small blocks, so that keys
+/// span many blocks and the fill crosses block boundaries); returns its keys.
+fn solve_and_pack(dir: &Path, out: &Path, stones: u8, placement: bool, metric: Metric) -> Vec<Key> {
+    let rules = rules(stones);
+    let job = job(stones, placement);
+    if metric != Metric::Plain {
+        solve(&mut Store::new(dir, rules), &job, &Quiet).unwrap();
+    }
+    let mut store = Store::with_metric(dir, rules, metric);
+    solve(&mut store, &job, &Quiet).unwrap();
+    let keys: Vec<Key> = steps(&rules, &job)
+        .unwrap()
+        .iter()
+        .flat_map(|s| s.keys())
+        .collect();
+    let options = PackOptions {
+        kinds: vec![Kind::Wdl, Kind::Distance],
+        block_slots: 1000,
+        level: 3,
+    };
+    for &key in &keys {
+        store.open(key, Checks::default()).unwrap();
+        for k in capture_keys(&rules, key) {
+            if keys.contains(&k) {
+                store.open(k, Checks::default()).unwrap();
+            }
+        }
+        pack_key(&rules, metric, key, &store, out, &options).unwrap();
+    }
+    keys
+}
+
+/// Every position of every key: the packed value and outcome equal the unpacked table's.
+fn check_every_position(dir: &Path, out: &Path, stones: u8, keys: &[Key], metric: Metric) {
+    let rules = rules(stones);
+    let store = Store::with_metric(dir, rules, metric);
+    let values: PackedSet<Value> = PackedSet::new(out, rules, metric);
+    let outcomes: PackedSet<Outcome> = PackedSet::new(out, rules, metric);
+    let mut dont_cares = 0;
+    for &key in keys {
+        let (index, table) = store.load(key, Checks::default(), false).unwrap();
+        let (_, packed) = outcomes.open(key).unwrap();
+        for slot in 0..index.size() {
+            if index.is_hole(slot) {
+                continue;
+            }
+            let expected = table.outcome(slot);
+            assert_eq!(
+                outcomes.get_slot(key, slot).unwrap(),
+                expected,
+                "{key} slot {slot}"
+            );
+            assert_eq!(
+                values.get_slot(key, slot).unwrap(),
+                expected.value(),
+                "{key} {slot}"
+            );
+            if packed.outcome(slot).unwrap() != Some(expected) {
+                dont_cares += 1;
+            }
+        }
+        // A position read through the whole-position path lands on the same answer.
+        let (us, them) = index.unindex(index.size() / 2);
+        let pos = morris_engine::Position::from_sides(
+            us,
+            them,
+            [key.us_hand, key.them_hand],
+            morris_engine::Color::White,
+        );
+        assert_eq!(outcomes.get(&pos).unwrap(), store.outcome(&pos), "{key}");
+    }
+    // The test exercises the resolution: some stored symbols differ from the slot's value.
+    if metric == Metric::Plain {
+        assert!(
+            dont_cares > 0,
+            "no don't-care slot was filled with another symbol"
+        );
+    }
+}
+
+#[test]
+fn three_and_four_stones_every_position() {
+    for stones in [3, 4] {
+        let (dir, out) = (
+            scratch(&format!("db{stones}")),
+            scratch(&format!("p{stones}")),
+        );
+        let keys = solve_and_pack(&dir, &out, stones, true, Metric::Plain);
+        check_every_position(&dir, &out, stones, &keys, Metric::Plain);
+    }
+}
+
+#[test]
+fn five_stones_moving_phase_every_position() {
+    let (dir, out) = (scratch("db5"), scratch("p5"));
+    let keys = solve_and_pack(&dir, &out, 5, false, Metric::Plain);
+    check_every_position(&dir, &out, 5, &keys, Metric::Plain);
+}
+
+#[test]
+fn no_capture_rule_tables_pack_too() {
+    let (dir, out) = (scratch("dbnc"), scratch("pnc"));
+    let metric = Metric::NoCapture(6);
+    let keys = solve_and_pack(&dir, &out, 3, true, metric);
+    check_every_position(&dir, &out, 3, &keys, metric);
+}
+
+#[test]
+fn a_damaged_block_is_an_error_naming_file_and_block() {
+    let (dir, out) = (scratch("dbd"), scratch("pd"));
+    let keys = solve_and_pack(&dir, &out, 3, false, Metric::Plain);
+    let rules = rules(3);
+    let key = *keys.last().unwrap();
+    let path = out.join(packed_file_name(&rules, Metric::Plain, key, Kind::Distance));
+    let table = PackedTable::open_any(&path).unwrap();
+    assert!(table.blocks() > 2, "the key spans several blocks");
+    // Flip a byte in the middle of block 1.
+    let block = 1;
+    // Block 1 starts where block 0 ends: after the header and block 0's bytes.
+    let at = 128 + table.block_bytes(0) + table.block_bytes(1) / 2;
+    drop(table);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[at as usize] ^= 0x5a;
+    std::fs::write(&path, &bytes).unwrap();
+    let set: PackedSet<Outcome> = PackedSet::new(&out, rules, Metric::Plain);
+    let index = Index::new(rules.board(), key);
+    let slot = (1000..2000).find(|&s| !index.is_hole(s)).unwrap();
+    match set.get_slot(key, slot) {
+        Err(DbError::DamagedBlock {
+            path: p,
+            block: b,
+            offset,
+            ..
+        }) => {
+            assert_eq!(p, path);
+            assert_eq!(b, block);
+            assert_eq!(offset, 128 + set.open(key).unwrap().1.block_bytes(0));
+            let message = DbError::DamagedBlock {
+                path: p,
+                block: b,
+                offset,
+                detail: String::new(),
+            }
+            .to_string();
+            assert!(
+                message.contains("block 1") && message.contains("offset"),
+                "{message}"
+            );
+        }
+        other => panic!("expected a damaged block, got {other:?}"),
+    }
+    // Block 0 is intact and still answers.
+    let store = Store::new(&dir, rules);
+    let (_, t) = store.load(key, Checks::default(), false).unwrap();
+    let s0 = (0..1000).find(|&s| !index.is_hole(s)).unwrap();
+    assert_eq!(set.get_slot(key, s0).unwrap(), t.outcome(s0));
+}
