@@ -1,0 +1,101 @@
+//! `morris pack` as a user runs it: pack a solved game, verify it, query the packed directory
+//! as the unpacked one, resume, and meet bad options and damaged files with clear errors.
+
+mod common;
+use common::{files, morris, scratch, stderr, stdout};
+
+const POSITION: &str = "W:d7,g1,g7 B:a4,d5,g4 b 0 0";
+
+#[test]
+fn pack_verify_query_resume_and_errors() {
+    let db = scratch("pack-db");
+    let out = scratch("pack-out");
+    let (db_s, out_s) = (db.to_str().unwrap(), out.to_str().unwrap());
+    let o = morris(&["solve", "--stones", "4", "--db", db_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let pack = ["pack", "--stones", "4", "--db", db_s, "--out", out_s];
+    let o = morris(&[&pack[..], &["--block-slots", "4096", "--level", "3"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("packed"), "{}", stdout(&o));
+    let packed = files(&out);
+    assert!(packed.iter().any(|(n, _)| n == "nine-s4-4-4-0-0.wdl.mpk"));
+    assert!(packed.iter().any(|(n, _)| n == "nine-s4-4-4-0-0.dtw.mpk"));
+    let bytes: usize = packed.iter().map(|(_, b)| b.len()).sum();
+    let raw: usize = files(&db).iter().map(|(_, b)| b.len()).sum();
+    assert!(bytes * 10 < raw, "packed {bytes} bytes of {raw}");
+
+    // Every position of every key answers as the unpacked tables.
+    let o = morris(&[&pack[..], &["--verify"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("verified"));
+
+    // The same query, text and JSON, from either directory.
+    for extra in [&[][..], &["--json"][..]] {
+        let q = |dir: &str| {
+            let o = morris(
+                &[
+                    &["query", "--stones", "4", "--db", dir, POSITION][..],
+                    extra,
+                ]
+                .concat(),
+            );
+            assert!(o.status.success(), "{}", stderr(&o));
+            stdout(&o)
+        };
+        assert_eq!(q(db_s), q(out_s));
+    }
+
+    // A rerun finds every key packed and rewrites nothing.
+    let o = morris(&pack);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("skipped") || stdout(&o).contains("skipped"));
+    assert_eq!(files(&out), packed);
+
+    // Bad options: exit 2, one line.
+    for bad in [
+        &["--level", "30"][..],
+        &["--block-slots", "7"][..],
+        &["--what", "all"][..],
+    ] {
+        let o = morris(&[&pack[..], bad].concat());
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+    }
+    // No source directory: exit 1 naming it.
+    let o = morris(&[
+        "pack",
+        "--stones",
+        "4",
+        "--db",
+        "/nonexistent/db",
+        "--out",
+        out_s,
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("/nonexistent/db"), "{}", stderr(&o));
+
+    // A damaged block: the query fails naming the file, the block and its offset.
+    let name = "nine-s4-4-3-0-0.dtw.mpk";
+    let path = out.join(name);
+    let mut b = std::fs::read(&path).unwrap();
+    let len = b.len();
+    // Inside the blocks, before the index at the end.
+    for i in 200..len / 2 {
+        b[i] ^= 0xff;
+    }
+    std::fs::write(&path, &b).unwrap();
+    let o = morris(&[
+        "query",
+        "--stones",
+        "4",
+        "--db",
+        out_s,
+        "W:d7,g1,g7,a1 B:a4,d5,g4 w 0 0",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let e = stderr(&o);
+    assert!(e.contains(name) && e.contains("damaged block"), "{e}");
+    let o = morris(&[&pack[..], &["--verify"]].concat());
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("damaged block"), "{}", stderr(&o));
+}
