@@ -35,14 +35,18 @@ pub struct Args {
     #[arg(long, default_value = "both", value_parser = ["wdl", "dtw", "both"])]
     what: String,
     /// Slots per compressed block: larger packs smaller, smaller probes faster
-    #[arg(long, default_value_t = 65536, value_parser = clap::value_parser!(u32).range(256..=16_777_216))]
+    #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u32).range(256..=16_777_216))]
     block_slots: u32,
-    /// zstd level, 1 (fast) to 22 (small)
-    #[arg(long, default_value_t = 19, value_parser = clap::value_parser!(i32).range(1..=22))]
+    /// zstd level, 1 (fast) to 22 (small); above 9 packing is several times slower
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(i32).range(1..=22))]
     level: i32,
     /// Compare the packed sets in --out with --db instead of packing
     #[arg(long)]
     verify: bool,
+    /// Measure probe latency instead of packing: N random positions of every packed key,
+    /// probed once cold (first touch) and once warm, median and 99th percentile
+    #[arg(long, value_name = "N", conflicts_with = "verify")]
+    latency: Option<u32>,
     /// Worker threads (default: one per core)
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -84,6 +88,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
         );
         v
     };
+    if let Some(n) = args.latency {
+        return latency(&args, rules, metric, &keys, &kinds, n);
+    }
     let mut src = Store::with_metric(&args.db.db, rules, metric);
     if args.verify {
         return verify(&args, &mut src, &keys, &kinds, max, reads);
@@ -213,5 +220,79 @@ fn verify(
         )));
     }
     println!("packed sets verified: every position answers as the unpacked tables");
+    Ok(())
+}
+
+/// Probe latency over random positions of every key: each position probed once with nothing
+/// of it decoded yet (the block from the file, or from the page cache if the file is there),
+/// then all again in another order (page cache hot; the per-thread block cache holds a few
+/// blocks, so nearly every probe still decompresses one).
+fn latency(
+    args: &Args,
+    rules: morris_engine::Rules,
+    metric: morris_db::Metric,
+    keys: &[Key],
+    kinds: &[Kind],
+    n: u32,
+) -> Result<(), Failure> {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut samples: Vec<(Key, u64)> = Vec::new();
+    for &key in keys {
+        let index = morris_db::Index::new(rules.board(), key);
+        for _ in 0..n {
+            let slot = loop {
+                let s = next() % index.size();
+                if !index.is_hole(s) {
+                    break s;
+                }
+            };
+            samples.push((key, slot));
+        }
+    }
+    for &kind in kinds {
+        let values: PackedSet<Value> = PackedSet::new(&args.out, rules, metric);
+        let outcomes: PackedSet<Outcome> = PackedSet::new(&args.out, rules, metric);
+        for &key in keys {
+            match kind {
+                Kind::Wdl => values.open(key).map(|_| ()),
+                Kind::Distance => outcomes.open(key).map(|_| ()),
+            }
+            .map_err(Failure::failed)?;
+        }
+        let mut order: Vec<usize> = (0..samples.len()).collect();
+        for pass in ["cold", "warm"] {
+            let mut times = Vec::with_capacity(order.len());
+            for &i in &order {
+                let (key, slot) = samples[i];
+                let t = Instant::now();
+                match kind {
+                    Kind::Wdl => values.get_slot(key, slot).map(|_| ()),
+                    Kind::Distance => outcomes.get_slot(key, slot).map(|_| ()),
+                }
+                .map_err(Failure::failed)?;
+                times.push(t.elapsed().as_nanos() as u64);
+            }
+            times.sort_unstable();
+            let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize] as f64 / 1000.0;
+            println!(
+                "{} {pass}: {} probes over {} keys, median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+                kind.tag(),
+                times.len(),
+                keys.len(),
+                at(0.5),
+                at(0.99),
+                at(1.0)
+            );
+            for i in (1..order.len()).rev() {
+                order.swap(i, (next() % (i as u64 + 1)) as usize);
+            }
+        }
+    }
     Ok(())
 }

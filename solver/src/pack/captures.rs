@@ -70,7 +70,7 @@ impl Symbol for Value {
 }
 
 /// The best symbol the mover reaches by a capture, each child valued by `child`; `None` when
-/// the position has no capture.
+/// the position has no capture. Stops at the first capture worth [`Symbol::BEST`].
 pub fn best_capture<T: Symbol, E>(
     pos: &Position,
     rules: &Rules,
@@ -86,6 +86,10 @@ pub fn best_capture<T: Symbol, E>(
     for mv in captures {
         let mine = T::after_move(child(&pos.play(mv))?);
         best = Some(best.map_or(mine, |b| b.min(mine)));
+        if mine == T::BEST {
+            // Nothing beats it: the other captures need not be read.
+            break;
+        }
     }
     Ok(best)
 }

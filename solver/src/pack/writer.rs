@@ -72,9 +72,14 @@ pub fn pack_key(
         let frames: Vec<Vec<Vec<u8>>> = (group..(group + GROUP).min(blocks))
             .into_par_iter()
             .map(|b| {
-                let slots: Vec<Slot> = (b * per..((b + 1) * per).min(n))
-                    .map(|s| Slot::read(rules, key, &index, src, s, resolve))
-                    .collect();
+                let slots = read_block(
+                    rules,
+                    key,
+                    &index,
+                    src,
+                    b * per..((b + 1) * per).min(n),
+                    resolve,
+                );
                 options
                     .kinds
                     .iter()
@@ -112,41 +117,41 @@ struct Slot {
 }
 
 impl Slot {
-    fn read(
-        rules: &Rules,
-        key: Key,
-        index: &Index,
-        src: &dyn Lookup,
-        slot: u64,
-        resolve: bool,
-    ) -> Slot {
-        if index.is_hole(slot) {
-            return Slot {
-                hole: true,
-                value: Outcome::Draw,
-                capture: None,
-            };
-        }
+    const HOLE: Slot = Slot {
+        hole: true,
+        value: Outcome::Draw,
+        capture: None,
+    };
+}
+
+/// What the packer knows of the slots of `range`, positions visited in index order (one
+/// unrank per pattern class, not one per slot).
+fn read_block(
+    rules: &Rules,
+    key: Key,
+    index: &Index,
+    src: &dyn Lookup,
+    range: core::ops::Range<u64>,
+    resolve: bool,
+) -> Vec<Slot> {
+    let mut slots: Vec<Slot> = range.clone().map(|_| Slot::HOLE).collect();
+    let hands = [key.us_hand, key.them_hand];
+    index.for_each_class_in(range.clone(), |slot, us, them| {
         let value = src.read(src.probe_slot(key, slot));
         let capture = if resolve {
-            let pos = position(index, key, slot);
+            let pos = Position::from_sides(us, them, hands, Color::White);
             let best = best_capture::<Outcome, Infallible>(&pos, rules, |c| Ok(src.outcome(c)));
             best.unwrap_or_else(|never| match never {})
         } else {
             None
         };
-        Slot {
+        slots[(slot - range.start) as usize] = Slot {
             hole: false,
             value,
             capture,
-        }
-    }
-}
-
-/// The position a slot stands for (its class's representative), White to move.
-fn position(index: &Index, key: Key, slot: u64) -> Position {
-    let (us, them) = index.unindex(slot);
-    Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White)
+        };
+    });
+    slots
 }
 
 /// One block of one kind, its don't-cares filled, compressed.
@@ -188,20 +193,24 @@ pub fn verify_key<T: Symbol + std::fmt::Display>(
         .into_par_iter()
         .map(|b| {
             let mut v = Verified::default();
-            for slot in table.block_slots(b) {
-                if index.is_hole(slot) {
-                    continue;
+            let mut error = None;
+            index.for_each_class_in(table.block_slots(b), |slot, _, _| {
+                if error.is_some() {
+                    return;
                 }
                 v.checked += 1;
                 let expected = T::of(src.read(src.probe_slot(key, slot)));
-                let got = packed.get_slot(key, slot)?;
-                if got != expected {
-                    v.mismatches += 1;
-                    v.first
-                        .get_or_insert((slot, expected.to_string(), got.to_string()));
+                match packed.get_slot(key, slot) {
+                    Ok(got) if got == expected => {}
+                    Ok(got) => {
+                        v.mismatches += 1;
+                        v.first
+                            .get_or_insert((slot, expected.to_string(), got.to_string()));
+                    }
+                    Err(e) => error = Some(e),
                 }
-            }
-            Ok(v)
+            });
+            error.map_or(Ok(v), Err)
         })
         .collect::<Result<_, DbError>>()?;
     Ok(parts
