@@ -140,3 +140,18 @@ def test_prove_without_placement_tables(tmp_path, db_s4):
         assert source == "search" and values[moves[0][0]] == full.probe(pos).value
         checked += 1
     assert checked >= 3
+
+
+def test_packed_directory_answers_alike(morris_bin, db5, tmp_path):
+    """`morris pack` output is read by the binding as the unpacked tables are."""
+    import subprocess
+    packed = tmp_path / "packed"
+    subprocess.run([morris_bin, "pack", "--db", db5, "--max-stones", "5", "--out", str(packed),
+                    "--what", "dtw", "--level", "3"], check=True, stdout=subprocess.DEVNULL)
+    assert not list(packed.glob("*.mdb")) and list(packed.glob("*.dtw.mpk"))
+    plain, small = morris.Tablebase(db5), morris.Tablebase(str(packed))
+    for pos in random_positions(plain, 100, seed=11):
+        a, b = plain.probe(pos), small.probe(pos)
+        assert (a.value, a.plies) == (b.value, b.plies), str(pos)
+        assert [(m.move, m.plies) for m in plain.best_moves(pos)] == \
+            [(m.move, m.plies) for m in small.best_moves(pos)], str(pos)
