@@ -206,3 +206,47 @@ fn a_damaged_block_is_an_error_naming_file_and_block() {
     let s0 = (0..1000).find(|&s| !index.is_hole(s)).unwrap();
     assert_eq!(set.get_slot(key, s0).unwrap(), t.outcome(s0));
 }
+
+/// A source that disagrees with the packed set at one slot: `verify_key` must say so.
+struct Shifted<'a>(&'a Store, u64);
+
+impl Lookup for Shifted<'_> {
+    fn probe(&self, pos: &morris_engine::Position) -> morris_solver::Located {
+        self.0.probe(pos)
+    }
+    fn read(&self, probe: morris_solver::Located) -> Outcome {
+        let o = self.0.read(probe);
+        match probe.located() {
+            Ok((_, slot)) if slot == self.1 => match o {
+                Outcome::Draw => Outcome::Win(1),
+                _ => Outcome::Draw,
+            },
+            _ => o,
+        }
+    }
+    fn index_of(&self, key: Key) -> Option<&Index> {
+        self.0.index_of(key)
+    }
+    fn probe_slot(&self, key: Key, slot: u64) -> morris_solver::Located {
+        self.0.probe_slot(key, slot)
+    }
+}
+
+#[test]
+fn verify_reports_a_position_that_differs() {
+    let (dir, out) = (scratch("dbv"), scratch("pv"));
+    let keys = solve_and_pack(&dir, &out, 3, false, Metric::Plain);
+    let rules = rules(3);
+    let key = *keys.last().unwrap();
+    let store = Store::new(&dir, rules);
+    for k in &keys {
+        store.open(*k, Checks::default()).unwrap();
+    }
+    let index = Index::new(rules.board(), key);
+    let slot = (500..index.size()).find(|&s| !index.is_hole(s)).unwrap();
+    let set: PackedSet<Outcome> = PackedSet::new(&out, rules, Metric::Plain);
+    let clean = morris_solver::pack::verify_key(&rules, key, &store, &set).unwrap();
+    assert_eq!((clean.mismatches, clean.checked > 0), (0, true));
+    let bad = morris_solver::pack::verify_key(&rules, key, &Shifted(&store, slot), &set).unwrap();
+    assert!(bad.mismatches >= 1, "{bad:?}");
+}
