@@ -80,8 +80,8 @@ fn pack_verify_query_resume_and_errors() {
     let mut b = std::fs::read(&path).unwrap();
     let len = b.len();
     // Inside the blocks, before the index at the end.
-    for i in 200..len / 2 {
-        b[i] ^= 0xff;
+    for x in &mut b[200..len / 2] {
+        *x ^= 0xff;
     }
     std::fs::write(&path, &b).unwrap();
     let o = morris(&[
