@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command (README, CI): tests in release mode, lints, formatting, then the
-# Python package's tests (a venv, the extension, pytest with the real open-spiel package) and
-# the web board in headless Chromium.
+# Python package's tests (a venv, the extension, pytest with the real open-spiel package),
+# the web board in headless Chromium, and the solve as a Slurm workflow on a one-node cluster
+# (scripts/slurm-test.sh; installs slurm-wlm and munge when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --release --workspace
@@ -10,3 +11,4 @@ cargo fmt --all --check
 cargo fmt --manifest-path python/Cargo.toml --check
 bash scripts/test-python.sh
 bash scripts/test-browser.sh
+bash scripts/slurm-test.sh

@@ -2,11 +2,14 @@
 //!
 //! In the moving phase a quiet move turns key M-O into O-M, so the two are solved together as
 //! a pair; a capture leads into a pair with one stone fewer on one side, which must be solved
-//! (and on disk) before. Placement keys come after, one step each, fewest stones in hand first. Every figure is computed from counts alone (Burnside's lemma and binomials), so the
+//! (and on disk) before. Placement keys come after, one step each, fewest stones in hand first.
+//! Which units there are and what each reads is the [`KeyGraph`]'s; the rows are its figures.
+//! Every figure is computed from counts alone (Burnside's lemma and binomials), so the
 //! plan costs nothing to print, even for keys nobody has solved yet.
 
+mod graph;
+
 use core::fmt::Write as _;
-use std::collections::BTreeSet;
 
 use morris_engine::Rules;
 
@@ -14,6 +17,8 @@ use crate::format::{file_name, Metric, HEADER_LEN};
 use crate::index::slots;
 use crate::key::Key;
 use crate::symmetry::classes;
+
+pub use graph::{children, label, placement_keys, Edge, KeyGraph, Unit, UnitKind, Via};
 
 /// Bytes of solver memory per slot of the pair being solved: a 4-byte working cell (value and
 /// counter), and 2 bytes of output per slot while one key is converted for writing.
@@ -41,7 +46,9 @@ pub struct PlanRow {
     /// Solver memory of the pair plus the files of the pairs its captures lead into, which are
     /// memory-mapped while it is solved.
     pub memory_bytes: u64,
-    /// The pairs that must be solved before, by their first key.
+    /// What the row reads, as `morris plan` prints it: for a moving-phase pair the pairs its
+    /// captures lead into, each named by its first key; for a placement key the keys its moves
+    /// lead into. (The typed graph is [`KeyGraph`]; this is its printed view.)
     pub depends_on: Vec<Key>,
     /// File names of the keys, in the order of `keys`.
     pub files: Vec<String>,
@@ -55,17 +62,8 @@ impl PlanRow {
 
     /// `M-O + O-M`, or `M-M`.
     pub fn name(&self) -> String {
-        let names: Vec<String> = self.keys.iter().map(|k| pair_label(*k)).collect();
+        let names: Vec<String> = self.keys.iter().map(|k| label(*k)).collect();
         names.join(" + ")
-    }
-}
-
-/// `M-O` for a moving-phase key (the pair is named by it), the whole key otherwise.
-fn pair_label(k: Key) -> String {
-    if k.is_moving_phase() {
-        format!("{}-{}", k.us, k.them)
-    } else {
-        k.to_string()
     }
 }
 
@@ -95,170 +93,92 @@ impl PlanTotals {
     }
 }
 
-fn file_bytes(rules: &Rules, key: Key) -> u64 {
+/// The size of the plain table of `key`: header plus one byte per slot (overflow aside).
+pub fn file_bytes(rules: &Rules, key: Key) -> u64 {
     HEADER_LEN as u64 + slots(rules.board(), key)
 }
 
-/// Every moving-phase pair with 3 ..= `max_stones` stones a side, in an order where each pair
-/// comes after the pairs it depends on (fewer stones in total first).
+/// The moving-phase pairs of the solve up to `max_stones` a side as plan rows, in the order of
+/// the [`KeyGraph`].
 pub fn plan(rules: &Rules, max_stones: u8) -> Vec<PlanRow> {
+    KeyGraph::new(rules, max_stones).moving_rows()
+}
+
+impl KeyGraph {
+    /// The moving-phase units as plan rows: each pair is one step, reading the pairs its
+    /// captures lead into.
+    pub fn moving_rows(&self) -> Vec<PlanRow> {
+        let rules = self.rules();
+        self.moving()
+            .iter()
+            .enumerate()
+            .map(|(n, unit)| {
+                let read = unit.reads.iter().map(|&r| &self.units()[r]);
+                let mapped: u64 = read
+                    .clone()
+                    .flat_map(|u| u.keys())
+                    .map(|k| file_bytes(rules, k))
+                    .sum();
+                let mut row = row(rules, n + 1, &unit.keys(), SOLVE_BYTES_PER_SLOT, mapped);
+                row.depends_on = read.map(Unit::first_key).collect();
+                row
+            })
+            .collect()
+    }
+
+    /// The placement keys as plan rows, numbered after `first_step - 1` moving-phase steps:
+    /// one per key (also where a key is solved with its colour swap), reading the keys its
+    /// moves lead into.
+    pub fn placement_rows(&self, first_step: usize) -> Vec<PlanRow> {
+        let rules = self.rules();
+        self.placement()
+            .iter()
+            .flat_map(|unit| {
+                unit.keys().into_iter().map(move |key| {
+                    let depends_on: Vec<Key> = unit
+                        .edges
+                        .iter()
+                        .filter(|e| e.from == key)
+                        .map(|e| e.to)
+                        .collect();
+                    let read: u64 = depends_on.iter().map(|&k| file_bytes(rules, k)).sum();
+                    (key, depends_on, read)
+                })
+            })
+            .enumerate()
+            .map(|(n, (key, depends_on, read))| {
+                let mut row = row(
+                    rules,
+                    first_step + n,
+                    &[key],
+                    PLACEMENT_BYTES_PER_SLOT,
+                    read,
+                );
+                row.depends_on = depends_on;
+                row
+            })
+            .collect()
+    }
+}
+
+/// The row of `keys` without its dependencies: sizes, and the solver's memory at
+/// `bytes_per_slot` plus the `read` bytes of the tables it reads.
+fn row(rules: &Rules, step: usize, keys: &[Key], bytes_per_slot: u64, read: u64) -> PlanRow {
     let board = rules.board();
-    let mut pairs: Vec<(u8, u8)> = Vec::new();
-    for m in MIN_STONES..=max_stones {
-        for o in MIN_STONES..=m {
-            if (m + o) as usize <= board.len() {
-                pairs.push((m, o));
-            }
-        }
+    let slots: u64 = keys.iter().map(|&k| slots(board, k)).sum();
+    PlanRow {
+        step,
+        keys: keys.to_vec(),
+        slots,
+        classes: keys.iter().map(|&k| classes(board, k)).sum(),
+        disk_bytes: keys.iter().map(|&k| file_bytes(rules, k)).sum(),
+        memory_bytes: bytes_per_slot * slots + read,
+        depends_on: Vec::new(),
+        files: keys
+            .iter()
+            .map(|&k| file_name(rules, Metric::Plain, k))
+            .collect(),
     }
-    pairs.sort_by_key(|&(m, o)| (m + o, m));
-    let pair_keys = |m: u8, o: u8| -> Vec<Key> {
-        if m == o {
-            vec![Key::moving(m, o)]
-        } else {
-            vec![Key::moving(m, o), Key::moving(o, m)]
-        }
-    };
-    pairs
-        .iter()
-        .enumerate()
-        .map(|(n, &(m, o))| {
-            let keys = pair_keys(m, o);
-            let slots: u64 = keys.iter().map(|&k| slots(board, k)).sum();
-            let classes: u64 = keys.iter().map(|&k| classes(board, k)).sum();
-            let disk_bytes: u64 = keys.iter().map(|&k| file_bytes(rules, k)).sum();
-            let mut depends_on = Vec::new();
-            for (dm, dn) in [(m - 1, o), (m, o - 1)] {
-                let (a, b) = (dm.max(dn), dm.min(dn));
-                if b >= MIN_STONES && !depends_on.contains(&Key::moving(a, b)) {
-                    depends_on.push(Key::moving(a, b));
-                }
-            }
-            let mapped: u64 = depends_on
-                .iter()
-                .flat_map(|d| pair_keys(d.us, d.them))
-                .map(|k| file_bytes(rules, k))
-                .sum();
-            PlanRow {
-                step: n + 1,
-                files: keys
-                    .iter()
-                    .map(|&k| file_name(rules, Metric::Plain, k))
-                    .collect(),
-                keys,
-                slots,
-                classes,
-                disk_bytes,
-                memory_bytes: SOLVE_BYTES_PER_SLOT * slots + mapped,
-                depends_on,
-            }
-        })
-        .collect()
-}
-
-/// The placement-phase keys that can arise from the start under strict alternation (White
-/// first), children before parents, restricted to keys whose stones (on board and in hand)
-/// stay within `max_stones` a side: the consistent subset that the moving-phase keys up to
-/// `max_stones` a side can support.
-///
-/// The keys are those [`child_keys`] reaches from the start: a search over stone counts alone,
-/// so it keeps every key a game can reach (the board only forbids more), and drops keys that
-/// a bound on each side's captures alone would keep. In Nine Men's Morris that bound kept 36
-/// keys no game reaches, such as 2-2-1-1: both sides would have placed three stones and
-/// captured once, but a capture needs a third stone on the board, and the first side to make
-/// one leaves the other with too few to reply in kind.
-pub fn placement_keys(rules: &Rules, max_stones: u8) -> Vec<Key> {
-    let s = rules.stones;
-    let mut reached = BTreeSet::new();
-    let mut todo = vec![Key::new(0, 0, s, s)];
-    while let Some(key) = todo.pop() {
-        if key.is_moving_phase() || !reached.insert(key) {
-            continue;
-        }
-        todo.extend(child_keys(rules, key));
-    }
-    let mut keys: Vec<Key> = reached
-        .into_iter()
-        .filter(|k| k.us + k.us_hand <= max_stones && k.them + k.them_hand <= max_stones)
-        .collect();
-    // Fewest stones in hand first: those keys are the children of the others. Where a player
-    // may move instead of placing, a capture by a slide keeps the hands: then fewest stones on
-    // the board first, and a key beside its colour swap (the two are solved together).
-    keys.sort_by_key(|k| {
-        let pair = (*k).min(k.swapped());
-        (k.us_hand + k.them_hand, k.on_board(), pair, *k)
-    });
-    keys
-}
-
-/// The keys a placement key's moves lead into: the placement without capture, and with one
-/// when placements capture, the placed stone can complete a mill (three stones of the mover on
-/// the board) and the capture does not end the game. None when the board is full. Where a
-/// player may move instead of placing (Lasker Morris), then the slide, which keeps the hands
-/// and so leads into the colour swap of the key, and the slide that captures.
-pub fn child_keys(rules: &Rules, key: Key) -> Vec<Key> {
-    let full = key.on_board() as usize >= rules.board().len();
-    let mut v = Vec::new();
-    // Taking a stone needs three of the mover's on the board after the move and an enemy
-    // stone on it, and must leave the enemy enough stones to play on.
-    let captures = |mover_after: u8| {
-        rules.line_captures()
-            && mover_after >= 3
-            && key.them > 0
-            && (key.them - 1 + key.them_hand) as u32 >= rules.min_stones()
-    };
-    if key.us_hand > 0 && !full {
-        v.push(Key::new(
-            key.them,
-            key.us + 1,
-            key.them_hand,
-            key.us_hand - 1,
-        ));
-        if rules.placement_captures() && captures(key.us + 1) {
-            v.push(Key::new(
-                key.them - 1,
-                key.us + 1,
-                key.them_hand,
-                key.us_hand - 1,
-            ));
-        }
-    }
-    if rules.place_or_move() && key.us > 0 && !full {
-        v.push(key.swapped());
-        if captures(key.us) {
-            v.push(Key::new(key.them - 1, key.us, key.them_hand, key.us_hand));
-        }
-    }
-    v
-}
-
-/// The placement keys of [`placement_keys`] as plan rows, numbered after `first_step - 1`
-/// moving-phase steps: each key is one step, reading the keys of [`child_keys`].
-pub fn placement_plan(rules: &Rules, max_stones: u8, first_step: usize) -> Vec<PlanRow> {
-    let board = rules.board();
-    placement_keys(rules, max_stones)
-        .into_iter()
-        .enumerate()
-        .map(|(n, key)| {
-            // A key is solved with its colour swap where quiet moves join them (Lasker).
-            let depends_on: Vec<Key> = child_keys(rules, key)
-                .into_iter()
-                .filter(|&k| k != key && k != key.swapped())
-                .collect();
-            let slots = slots(board, key);
-            let read: u64 = depends_on.iter().map(|&k| file_bytes(rules, k)).sum();
-            PlanRow {
-                step: first_step + n,
-                files: vec![file_name(rules, Metric::Plain, key)],
-                keys: vec![key],
-                slots,
-                classes: classes(board, key),
-                disk_bytes: file_bytes(rules, key),
-                memory_bytes: PLACEMENT_BYTES_PER_SLOT * slots + read,
-                depends_on,
-            }
-        })
-        .collect()
 }
 
 pub fn totals(rows: &[PlanRow]) -> PlanTotals {
@@ -314,7 +234,7 @@ pub fn render(rows: &[PlanRow]) -> String {
         "step", "pair", "slots", "classes", "overhead", "disk", "memory"
     );
     for r in rows {
-        let deps: Vec<String> = r.depends_on.iter().map(|k| pair_label(*k)).collect();
+        let deps: Vec<String> = r.depends_on.iter().map(|k| label(*k)).collect();
         let _ = writeln!(
             out,
             "{:>4}  {:<9}  {:>15}  {:>15}  {:>7.2}%  {:>11}  {:>11}  {}",
@@ -393,11 +313,15 @@ mod tests {
         assert_eq!(keys.len(), 24);
         for k in &keys {
             assert_eq!((k.us + k.us_hand, k.them + k.them_hand), (12, 12), "{k}");
-            assert_eq!(child_keys(&rules, *k).len(), 1, "{k}");
+            assert_eq!(children(&rules, *k).len(), 1, "{k}");
         }
         assert_eq!(keys[0], Key::new(11, 12, 1, 0));
         assert_eq!(keys[23], Key::new(0, 0, 12, 12));
-        assert_eq!(child_keys(&rules, keys[0]), vec![Key::moving(12, 12)]);
+        let to: Vec<(Via, Key)> = children(&rules, keys[0])
+            .iter()
+            .map(|e| (e.via, e.to))
+            .collect();
+        assert_eq!(to, [(Via::Place, Key::moving(12, 12))]);
         // Endgames with fewer stones arise only by captures in the moving phase.
         assert!(placement_keys(&rules, 11).is_empty());
         let names: Vec<String> = plan(&rules, 4).iter().map(|r| r.name()).collect();

@@ -201,7 +201,7 @@ pub fn key_report(
             position: position_text(rules, key, us, them),
         })
     };
-    let cyclic = morris_solver::solve::is_cyclic(rules, key);
+    let cyclic = morris_db::plan::UnitKind::of(rules, key).is_cyclic();
     Ok(KeyReport {
         key: key.to_string(),
         slots: n,

@@ -8,11 +8,11 @@
 use crate::value::{evaluate, Outcome};
 use crate::{Located, Lookup};
 use core::ops::Range;
-use morris_db::plan::child_keys;
+use morris_db::plan::{children, Via};
 use morris_db::{Fixed, Index, Key};
 use morris_engine::{for_each_move, Color, Point, Position, Rules};
 
-/// The keys a placement key's moves lead into ([`child_keys`]), with their indexes where the
+/// The keys a placement key's placements lead into ([`children`]), with their indexes where the
 /// children have them. Empty (every child through the full index) for verification, which must
 /// not share the shortcuts of the pass it checks.
 ///
@@ -26,12 +26,15 @@ pub(crate) struct Targets<'a> {
 }
 
 impl<'a> Targets<'a> {
-    pub(crate) fn new(rules: &Rules, key: Key, children: &'a dyn Lookup) -> Targets<'a> {
-        let keys = child_keys(rules, key);
-        let with_index = |k: Option<&Key>| k.and_then(|&k| Some((k, children.index_of(k)?)));
+    pub(crate) fn new(rules: &Rules, key: Key, lookup: &'a dyn Lookup) -> Targets<'a> {
+        let edges = children(rules, key);
+        let target = |via: Via| {
+            let to = edges.iter().find(|e| e.via == via)?.to;
+            Some((to, lookup.index_of(to)?))
+        };
         Targets {
-            quiet: with_index(keys.first()),
-            capture: with_index(keys.get(1)),
+            quiet: target(Via::Place),
+            capture: target(Via::PlaceCapture),
         }
     }
 }

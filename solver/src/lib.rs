@@ -5,9 +5,9 @@ mod batch;
 mod cells;
 pub mod exits;
 pub mod lock;
+pub mod memory;
 #[cfg(feature = "packed")]
 pub mod pack;
-pub mod memory;
 pub mod placement;
 pub mod progress;
 pub mod retro;

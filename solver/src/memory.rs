@@ -1,9 +1,9 @@
 //! Whole solves held in memory: small games and tests, without files.
 
 use crate::progress::Progress;
-use crate::solve::{placement_steps, solve_step, Step};
+use crate::solve::{solve_step, Step};
 use crate::{key_of, key_slot, lost_already, Located, Lookup, KEY_SLOTS};
-use morris_db::plan::{plan, PlanRow};
+use morris_db::plan::KeyGraph;
 use morris_db::{Index, Key, Metric, Outcome};
 use morris_engine::{Position, Rules};
 
@@ -29,27 +29,22 @@ impl Solution {
         max: u8,
         progress: &dyn Progress,
     ) -> Solution {
-        // Where stones never move (tic-tac-toe) a board without stones in hand has no moves:
-        // there is no moving phase to solve.
-        let rows = if rules.stones_move() {
-            plan(rules, max)
-        } else {
-            Vec::new()
-        };
-        Solution::solve_pairs_with(rules, metric, &rows, progress)
+        // Where stones never move (tic-tac-toe) the graph has no moving phase.
+        let graph = KeyGraph::new(rules, max);
+        Solution::solve_steps_with(rules, metric, graph.moving(), progress)
     }
 
-    /// Solves the moving-phase pairs of some rows of a plan, in their order, which must keep
-    /// every pair after the pairs its captures lead into: for endgames whose plan goes on to
-    /// pairs too large for a test (Dara's 4-4 after its 4-3).
-    pub fn solve_pairs(rules: &Rules, rows: &[PlanRow], progress: &dyn Progress) -> Solution {
-        Solution::solve_pairs_with(rules, Metric::Plain, rows, progress)
+    /// Solves some moving-phase steps of the key graph, in their order, which must keep every
+    /// pair after the pairs its captures lead into: for endgames whose plan goes on to pairs
+    /// too large for a test (Dara's 4-4 after its 4-3).
+    pub fn solve_pairs(rules: &Rules, steps: &[Step], progress: &dyn Progress) -> Solution {
+        Solution::solve_steps_with(rules, Metric::Plain, steps, progress)
     }
 
-    fn solve_pairs_with(
+    fn solve_steps_with(
         rules: &Rules,
         metric: Metric,
-        rows: &[PlanRow],
+        steps: &[Step],
         progress: &dyn Progress,
     ) -> Solution {
         let mut sol = Solution {
@@ -57,8 +52,8 @@ impl Solution {
             metric,
             keys: (0..KEY_SLOTS).map(|_| None).collect(),
         };
-        for row in rows {
-            sol.solve_step(&Step::Pair(row.keys.clone()), progress);
+        for step in steps {
+            sol.solve_step(step, progress);
         }
         sol
     }
@@ -71,11 +66,8 @@ impl Solution {
 
     /// [`solve_game`](Solution::solve_game) for a metric.
     pub fn solve_game_with(rules: &Rules, metric: Metric, progress: &dyn Progress) -> Solution {
-        let mut sol = Solution::solve_moving_with(rules, metric, rules.stones, progress);
-        for step in placement_steps(rules, rules.stones) {
-            sol.solve_step(&step, progress);
-        }
-        sol
+        let graph = KeyGraph::new(rules, rules.stones);
+        Solution::solve_steps_with(rules, metric, graph.units(), progress)
     }
 
     fn solve_step(&mut self, step: &Step, progress: &dyn Progress) {

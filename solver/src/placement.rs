@@ -4,11 +4,18 @@
 //! graph above the moving phase: a key's children all have one stone fewer in hand. Each key
 //! is solved in one forward pass, children first, by the minimax rule; no counters and no
 //! levels are needed. Which keys exist and what they read is the plan's business
-//! ([`morris_db::plan::placement_keys`]).
+//! ([`morris_db::plan::KeyGraph`]).
+//!
+//! A position's value depends only on its children, never on its neighbours in the key, so a
+//! large key can also be solved range by range of its slots, on different machines, each range
+//! into a part file ([`part`]) that the key's last step joins into the table.
+
+pub mod part;
 
 use crate::batch::{evaluate_range, Targets};
 use crate::progress::Progress;
 use crate::Lookup;
+use core::ops::Range;
 use morris_db::{Index, Key};
 use morris_engine::Rules;
 use rayon::prelude::*;
@@ -22,19 +29,31 @@ pub fn solve_key(
     children: &dyn Lookup,
     progress: &dyn Progress,
 ) -> Vec<u16> {
-    const CHUNK: u64 = 1 << 16;
     let index = Index::new(rules.board(), key);
-    let n = index.size();
-    progress.start("placement", n);
+    solve_slots(rules, &index, 0..index.size(), children, progress)
+}
+
+/// [`solve_key`] for the slots `slots` of the key of `index` only: their codes, in order.
+pub fn solve_slots(
+    rules: &Rules,
+    index: &Index,
+    slots: Range<u64>,
+    children: &dyn Lookup,
+    progress: &dyn Progress,
+) -> Vec<u16> {
+    const CHUNK: u64 = 1 << 16;
+    let key = index.key();
+    progress.start("placement", slots.end - slots.start);
     let targets = Targets::new(rules, key, children);
-    let chunks: Vec<Vec<u16>> = (0..n.div_ceil(CHUNK))
+    let chunks: Vec<Vec<u16>> = (0..(slots.end - slots.start).div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
-            let range = c * CHUNK..((c + 1) * CHUNK).min(n);
+            let start = slots.start + c * CHUNK;
+            let range = start..(start + CHUNK).min(slots.end);
             let mut out = vec![0u16; (range.end - range.start) as usize];
             evaluate_range(
                 rules,
-                &index,
+                index,
                 range.clone(),
                 children,
                 &targets,

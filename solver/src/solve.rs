@@ -3,7 +3,7 @@
 //! resumes at the first step without complete files.
 
 use crate::exits::Exits;
-use crate::lock::{DirLock, LockError};
+use crate::lock::{DirLock, LockError, WriteLock};
 use crate::placement::solve_key;
 use crate::progress::Progress;
 use crate::retro::solve_pair;
@@ -11,13 +11,14 @@ use crate::stats::{key_stats, KeyStats};
 use crate::store::Store;
 use crate::Lookup;
 use morris_db::format::{Checks, DbError, Metric, Table, Writer};
-use morris_db::plan::plan;
-use morris_db::plan::{child_keys, placement_keys};
+use morris_db::plan::{children, KeyGraph, UnitKind};
 use morris_db::Outcome;
 use morris_db::{slots, Index, Key};
 use morris_engine::Rules;
 use std::fmt;
 use std::time::Instant;
+
+pub mod unit;
 
 /// What happened to one step: a moving-phase pair or a placement key.
 #[derive(Clone, Debug)]
@@ -46,6 +47,9 @@ pub enum SolveError {
     NotInPlan {
         pair: String,
     },
+    /// A unit job names a key outside the plan, or a part its unit does not have (a slot range
+    /// of a unit solved by retrograde analysis, a range outside the key).
+    NoSuchUnit(String),
     /// Another process is writing the directory (or it cannot be locked).
     Locked(LockError),
     /// The test hook stopped the run.
@@ -58,7 +62,8 @@ impl fmt::Display for SolveError {
             SolveError::Db(e) => write!(f, "{e}"),
             SolveError::MissingDependency { step, missing } => write!(
                 f,
-                "{step} needs {missing}, which is missing or damaged: solve without --only first"
+                "{step} needs {missing}, which is missing or damaged: solve the units it \
+                 reads first (without --only or --key)"
             ),
             SolveError::NotInPlan { pair } => {
                 write!(
@@ -66,6 +71,7 @@ impl fmt::Display for SolveError {
                     "pair {pair} is not part of the moving phase of this game"
                 )
             }
+            SolveError::NoSuchUnit(detail) => write!(f, "{detail}"),
             SolveError::Locked(e) => write!(f, "{e}"),
             SolveError::Stopped => write!(f, "stopped by MORRIS_STOP_AFTER_FILES"),
         }
@@ -98,107 +104,15 @@ pub struct Job {
     pub stop_after_files: Option<usize>,
 }
 
-/// One unit of work, solved in memory and written as a whole.
-#[derive(Clone, Debug)]
-pub enum Step {
-    /// A key and its colour swap (one key when they are the same), solved together by
-    /// retrograde analysis as quiet moves lead from one to the other: a moving-phase pair, or
-    /// in Lasker Morris, where a player may move instead of placing, a pair with stones in hand.
-    Pair(Vec<Key>),
-    /// A placement key, solved by one forward pass.
-    Placement(Key),
-}
-
-impl Step {
-    /// True for a step solved by retrograde analysis, whose positions can follow one another
-    /// without a zeroing ply: its tables under the no-capture rule hold distances to zeroing.
-    pub fn is_cyclic(&self) -> bool {
-        matches!(self, Step::Pair(_))
-    }
-
-    pub fn keys(&self) -> Vec<Key> {
-        match self {
-            Step::Pair(k) => k.clone(),
-            Step::Placement(k) => vec![*k],
-        }
-    }
-
-    /// `5-4 + 4-5`, `5-5`, a placement key `4-3-5-5`, or a pair with stones in hand
-    /// `2-1-3-4 + 1-2-4-3`.
-    pub fn name(&self) -> String {
-        match self {
-            Step::Pair(keys) if keys[0].is_moving_phase() => keys
-                .iter()
-                .map(|k| format!("{}-{}", k.us, k.them))
-                .collect::<Vec<_>>()
-                .join(" + "),
-            Step::Pair(keys) => keys
-                .iter()
-                .map(Key::to_string)
-                .collect::<Vec<_>>()
-                .join(" + "),
-            Step::Placement(k) => k.to_string(),
-        }
-    }
-
-    /// The keys this step reads (solved by earlier steps).
-    pub fn dependencies(&self, rules: &Rules) -> Vec<Key> {
-        match self {
-            Step::Pair(keys) if keys[0].is_moving_phase() => keys
-                .iter()
-                .filter(|k| rules.line_captures() && k.them as u32 > rules.min_stones())
-                .map(|k| Key::moving(k.them - 1, k.us))
-                .collect(),
-            Step::Pair(keys) => {
-                let mut v: Vec<Key> = keys
-                    .iter()
-                    .flat_map(|&k| child_keys(rules, k))
-                    .filter(|k| !keys.contains(k))
-                    .collect();
-                v.sort_unstable();
-                v.dedup();
-                v
-            }
-            Step::Placement(k) => child_keys(rules, *k),
-        }
-    }
-}
-
-/// The steps of the placement phase, children before parents: one per key, or where a player
-/// may move instead of placing (Lasker Morris), one per key and its colour swap.
-pub fn placement_steps(rules: &Rules, max_stones: u8) -> Vec<Step> {
-    let keys = placement_keys(rules, max_stones);
-    if !rules.place_or_move() {
-        return keys.into_iter().map(Step::Placement).collect();
-    }
-    // `placement_keys` puts a key beside its colour swap.
-    let mut steps: Vec<Step> = Vec::new();
-    for key in keys {
-        match steps.last_mut() {
-            Some(Step::Pair(pair)) if pair[0].swapped() == key => pair.push(key),
-            _ => steps.push(Step::Pair(vec![key])),
-        }
-    }
-    steps
-}
-
-/// True for a key whose positions can follow one another without a zeroing ply (the moving
-/// phase; where a player may slide instead of placing, every key): solved by retrograde
-/// analysis, its tables under the no-capture rule hold distances to zeroing.
-pub fn is_cyclic(rules: &Rules, key: Key) -> bool {
-    key.is_moving_phase() || rules.place_or_move()
-}
+/// One unit of work, solved in memory and written as a whole: a unit of the key graph
+/// ([`morris_db::plan::KeyGraph`]), with its kind, keys and what it reads.
+pub use morris_db::plan::Unit as Step;
 
 /// The keys whose values a position of `key` and its moves read: the key itself, and where
 /// its moves lead (for verify and query).
 pub fn reads(rules: &Rules, key: Key) -> Vec<Key> {
     let mut v = vec![key];
-    if key.is_moving_phase() {
-        v.push(key.swapped());
-        v.extend(Step::Pair(vec![key]).dependencies(rules));
-    } else {
-        v.extend(child_keys(rules, key));
-    }
+    v.extend(children(rules, key).into_iter().map(|e| e.to));
     // A side below the minimum of stones has lost: no key to read.
     v.retain(|k| (k.them + k.them_hand) as u32 >= rules.min_stones());
     v.dedup();
@@ -207,14 +121,8 @@ pub fn reads(rules: &Rules, key: Key) -> Vec<Key> {
 
 /// Every step of a job, in dependency order.
 pub fn steps(rules: &Rules, job: &Job) -> Result<Vec<Step>, SolveError> {
-    let mut steps: Vec<Step> = if rules.stones_move() {
-        plan(rules, job.max_stones)
-            .into_iter()
-            .map(|r| Step::Pair(r.keys))
-            .collect()
-    } else {
-        Vec::new()
-    };
+    let graph = KeyGraph::new(rules, job.max_stones);
+    let mut steps: Vec<Step> = graph.moving().to_vec();
     if let Some((m, o)) = job.only {
         steps.retain(|s| s.keys().iter().any(|k| (k.us, k.them) == (m, o)));
         if steps.is_empty() {
@@ -223,7 +131,7 @@ pub fn steps(rules: &Rules, job: &Job) -> Result<Vec<Step>, SolveError> {
             });
         }
     } else if job.placement {
-        steps.extend(placement_steps(rules, job.max_stones));
+        steps.extend_from_slice(graph.placement());
     }
     Ok(steps)
 }
@@ -243,14 +151,24 @@ pub fn solve_step(
 ) -> Vec<(Key, Vec<u16>)> {
     let keys = step.keys();
     let pair: &[Key] = if step.is_cyclic() { &keys } else { &[] };
-    let exits = Exits::new(lookup, pair, metric.limit());
-    let lower: &dyn Lookup = match metric {
-        Metric::Plain => lookup,
-        Metric::NoCapture(_) => &exits,
-    };
-    match step {
-        Step::Pair(keys) => solve_pair(rules, keys, lower, progress).keys,
-        Step::Placement(key) => vec![(*key, solve_key(rules, *key, lower, progress))],
+    under_metric(lookup, pair, metric, |lower| match step.kind {
+        UnitKind::Moving | UnitKind::HandPair => solve_pair(rules, &keys, lower, progress).keys,
+        UnitKind::Placement => vec![(keys[0], solve_key(rules, keys[0], lower, progress))],
+    })
+}
+
+/// Calls `f` with the values a step reads under `metric`: `lookup` itself, or under the
+/// no-capture rule its [`Exits`] view (the keys of `pair` are the step's own, read as they
+/// are; the others at distance 0).
+fn under_metric<R>(
+    lookup: &dyn Lookup,
+    pair: &[Key],
+    metric: Metric,
+    f: impl FnOnce(&dyn Lookup) -> R,
+) -> R {
+    match metric {
+        Metric::Plain => f(lookup),
+        Metric::NoCapture(_) => f(&Exits::new(lookup, pair, metric.limit())),
     }
 }
 
@@ -309,77 +227,107 @@ pub fn solve_locked(
     let mut written = 0usize;
     let mut reports = Vec::new();
     for step in steps {
-        let keys = step.keys();
-        let slots: u64 = keys.iter().map(|&k| slots(rules.board(), k)).sum();
-        observer.step_started(&step, slots);
-        if keys.iter().all(|&k| is_complete(store, k, lock)) {
-            let report = StepReport {
-                keys,
-                slots,
-                solved: false,
-                seconds: 0.0,
-                peak_bytes: None,
-                stats: Vec::new(),
-            };
-            observer.step_finished(&report);
-            reports.push(report);
-            continue;
-        }
-        store.close_all();
-        for dep in step.dependencies(&rules) {
-            store.open_resident(dep, Checks::default()).map_err(|_| {
-                SolveError::MissingDependency {
-                    step: step.name(),
-                    missing: store.path(dep).display().to_string(),
-                }
-            })?;
-        }
-        reset_peak_memory();
-        let start = Instant::now();
-        let metric = store.metric();
-        let solved = solve_step(&rules, metric, &step, store, observer);
-        let seconds = start.elapsed().as_secs_f64();
-        let peak_bytes = peak_memory();
-        let mut stats = Vec::new();
-        for (key, codes) in &solved {
-            let index = Index::new(rules.board(), *key);
-            stats.push((
-                *key,
-                key_stats(&index, |i| Outcome::from_code(codes[i as usize])),
-            ));
-            let encoding = metric.encoding(step.is_cyclic());
-            let mut w = Writer::create_with(store.path(*key), rules, metric, encoding, *key)?;
-            for &c in codes {
-                w.push(Outcome::from_code(c))?;
-            }
-            w.finish()?;
+        let report = run_step(store, &step, observer, lock, &mut || {
             written += 1;
-            if job.stop_after_files == Some(written) {
-                return Err(SolveError::Stopped);
+            match job.stop_after_files == Some(written) {
+                true => Err(SolveError::Stopped),
+                false => Ok(()),
             }
-        }
-        let report = StepReport {
-            keys,
-            slots,
-            solved: true,
-            seconds,
-            peak_bytes,
-            stats,
-        };
-        observer.step_finished(&report);
+        })?;
         reports.push(report);
     }
     store.close_all();
     Ok(reports)
 }
 
+/// Solves one step and writes its files, unless they are complete on disk already; tells the
+/// observer, and calls `after_file` after each file written (the resume tests' stop hook).
+fn run_step(
+    store: &mut Store,
+    step: &Step,
+    observer: &dyn Observer,
+    lock: &dyn WriteLock,
+    after_file: &mut dyn FnMut() -> Result<(), SolveError>,
+) -> Result<StepReport, SolveError> {
+    let rules = *store.rules();
+    let keys = step.keys();
+    let slots: u64 = keys.iter().map(|&k| slots(rules.board(), k)).sum();
+    observer.step_started(step, slots);
+    if keys.iter().all(|&k| is_complete(store, k, lock)) {
+        let report = StepReport::skipped(keys, slots);
+        observer.step_finished(&report);
+        return Ok(report);
+    }
+    open_reads(store, step)?;
+    reset_peak_memory();
+    let start = Instant::now();
+    let metric = store.metric();
+    let solved = solve_step(&rules, metric, step, store, observer);
+    let seconds = start.elapsed().as_secs_f64();
+    let peak_bytes = peak_memory();
+    let mut stats = Vec::new();
+    for (key, codes) in &solved {
+        let index = Index::new(rules.board(), *key);
+        stats.push((
+            *key,
+            key_stats(&index, |i| Outcome::from_code(codes[i as usize])),
+        ));
+        let encoding = metric.encoding(step.is_cyclic());
+        let mut w = Writer::create_with(store.path(*key), rules, metric, encoding, *key)?;
+        for &c in codes {
+            w.push(Outcome::from_code(c))?;
+        }
+        w.finish()?;
+        after_file()?;
+    }
+    let report = StepReport {
+        keys,
+        slots,
+        solved: true,
+        seconds,
+        peak_bytes,
+        stats,
+    };
+    observer.step_finished(&report);
+    Ok(report)
+}
+
+/// Closes every table and opens those `step` reads, resident in memory.
+fn open_reads(store: &mut Store, step: &Step) -> Result<(), SolveError> {
+    store.close_all();
+    for dep in step.read_keys() {
+        store
+            .open_resident(dep, Checks::default())
+            .map_err(|_| SolveError::MissingDependency {
+                step: step.name(),
+                missing: store.path(dep).display().to_string(),
+            })?;
+    }
+    Ok(())
+}
+
+impl StepReport {
+    /// The report of a step whose files were complete already.
+    fn skipped(keys: Vec<Key>, slots: u64) -> StepReport {
+        StepReport {
+            keys,
+            slots,
+            solved: false,
+            seconds: 0.0,
+            peak_bytes: None,
+            stats: Vec::new(),
+        }
+    }
+}
+
 /// True when the file of `key` is complete: header right and checksum matching. A file that
 /// fails is removed so that it is rebuilt; a leftover temporary file is removed too.
 ///
-/// Removing files is only safe for the directory's one writer: the `_lock` parameter makes
-/// holding the lock a precondition the compiler checks. (Without it, a second solve took the
-/// first one's half-written `.tmp` file for a crash's leftover and deleted it.)
-fn is_complete(store: &Store, key: Key, _lock: &DirLock) -> bool {
+/// Removing files is only safe for the file's one writer: the `_lock` parameter makes holding
+/// a lock that covers it (the directory's, or the unit's that writes it) a precondition the
+/// compiler checks. (Without it, a second solve took the first one's half-written `.tmp` file
+/// for a crash's leftover and deleted it.)
+fn is_complete(store: &Store, key: Key, _lock: &dyn WriteLock) -> bool {
     let path = store.path(key);
     let mut tmp = path.clone().into_os_string();
     tmp.push(".tmp");

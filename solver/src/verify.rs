@@ -15,8 +15,8 @@
 use crate::batch::{evaluate_range, Targets};
 use crate::exits::Exits;
 use crate::progress::Progress;
-use crate::solve::is_cyclic;
 use crate::Lookup;
+use morris_db::plan::UnitKind;
 use morris_db::{Index, Key, Metric, Outcome};
 use morris_engine::{Bitboard, Rules};
 use rayon::prelude::*;
@@ -53,7 +53,7 @@ pub fn verify_key(
     limit: usize,
     progress: &dyn Progress,
 ) -> Report {
-    let cyclic = is_cyclic(rules, key);
+    let cyclic = UnitKind::of(rules, key).is_cyclic();
     let pair = [key, key.swapped()];
     let exits = Exits::new(lookup, if cyclic { &pair } else { &[] }, metric.limit());
     let (children, values_only): (&dyn Lookup, bool) = match metric {

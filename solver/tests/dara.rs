@@ -2,7 +2,7 @@
 //! minutes): every key verified by forward recomputation, and values the rules decide at once.
 
 use morris_db::format::Metric;
-use morris_db::plan::plan;
+use morris_db::plan::KeyGraph;
 use morris_db::Key;
 use morris_engine::{Color, Game, Position, Rules};
 use morris_solver::memory::Solution;
@@ -14,11 +14,13 @@ use morris_solver::Lookup;
 #[test]
 fn dara_endgames_solve_and_verify() {
     let rules = Rules::standard(Game::Dara);
-    let rows: Vec<_> = plan(&rules, 4)
-        .into_iter()
-        .filter(|r| r.keys[0] != Key::moving(4, 4))
+    let steps: Vec<_> = KeyGraph::new(&rules, 4)
+        .moving()
+        .iter()
+        .filter(|s| s.keys()[0] != Key::moving(4, 4))
+        .cloned()
         .collect();
-    let sol = Solution::solve_pairs(&rules, &rows, &Silent);
+    let sol = Solution::solve_pairs(&rules, &steps, &Silent);
     let keys = [Key::moving(3, 3), Key::moving(4, 3), Key::moving(3, 4)];
     for key in keys {
         let r = verify_key(&rules, Metric::Plain, key, &sol, 5, &Silent);

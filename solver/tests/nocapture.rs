@@ -2,11 +2,11 @@
 //! monotone in the limit, verified forward, and a damaged entry caught.
 
 use morris_db::format::Metric;
+use morris_db::plan::UnitKind;
 use morris_db::{Key, Outcome, Value};
 use morris_engine::{Color, Position, Rules};
 use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
-use morris_solver::solve::is_cyclic;
 use morris_solver::verify::verify_key;
 use morris_solver::{Located, Lookup};
 
@@ -51,7 +51,7 @@ fn a_limit_out_of_reach_changes_nothing() {
         for_each_position(&plain, |key, pos| {
             let (p, r) = (plain.outcome(pos), rule.outcome(pos));
             assert_eq!(p.value(), r.value(), "{key} {}", pos.notation(&rules));
-            if is_cyclic(&rules, key) {
+            if UnitKind::of(&rules, key).is_cyclic() {
                 // A distance to zeroing never exceeds the distance to the end.
                 assert!(r.plies() <= p.plies(), "{}", pos.notation(&rules));
                 longest = longest.max(r.plies().unwrap_or(0));
@@ -89,7 +89,7 @@ fn monotone_in_the_limit() {
                 cursed[k] += 1;
             }
             previous = Some(v);
-            if is_cyclic(&rules, key) {
+            if UnitKind::of(&rules, key).is_cyclic() {
                 // At one limit, more plies left never lose a decision.
                 let o = sol.outcome(pos);
                 for left in 1..*n {

@@ -223,9 +223,9 @@ fn verify(
     Ok(())
 }
 
-/// Probe latency over random positions of every key: each position probed once with nothing
-/// of it decoded yet (the block from the file, or from the page cache if the file is there),
-/// then all again in another order (page cache hot; the per-thread block cache holds a few
+/// Probe latency over random positions of every key, in a random order across keys: each
+/// position probed once with nothing of it decoded yet (the block from the file, or from the
+/// page cache if the file is there), then all again in another order (page cache hot; the per-thread block cache holds a few
 /// blocks, so nearly every probe still decompresses one).
 fn latency(
     args: &Args,
@@ -267,6 +267,9 @@ fn latency(
         }
         let mut order: Vec<usize> = (0..samples.len()).collect();
         for pass in ["cold", "warm"] {
+            for i in (1..order.len()).rev() {
+                order.swap(i, (next() % (i as u64 + 1)) as usize);
+            }
             let mut times = Vec::with_capacity(order.len());
             for &i in &order {
                 let (key, slot) = samples[i];
@@ -289,9 +292,6 @@ fn latency(
                 at(0.99),
                 at(1.0)
             );
-            for i in (1..order.len()).rev() {
-                order.swap(i, (next() % (i as u64 + 1)) as usize);
-            }
         }
     }
     Ok(())

@@ -2,15 +2,18 @@ use crate::options::{thousands, threads, DbArgs, RuleArgs};
 use crate::progress::Bars;
 use crate::Failure;
 use morris_db::format::HEADER_LEN;
+use morris_db::plan::UnitKind;
 use morris_db::plan::{bytes, PLACEMENT_BYTES_PER_SLOT, SOLVE_BYTES_PER_SLOT};
 use morris_db::{Key, Metric};
 use morris_engine::Rules;
 use morris_solver::progress::Progress;
 use morris_solver::solve::{
-    is_cyclic, lock_dir, solve_locked, steps, Job, Observer, SolveError, Step, StepReport,
+    lock_dir, solve_locked, steps, Job, Observer, SolveError, Step, StepReport,
 };
 use morris_solver::store::Store;
 use std::path::Path;
+
+mod unit;
 
 /// Build the databases: moving-phase pairs, then placement keys, in dependency order; resumable
 #[derive(clap::Args)]
@@ -22,7 +25,13 @@ One solve writes a directory at a time: a second one is refused, naming the proc
 holds it (queries may run meanwhile). Before starting, the disk space of the files still\n\
 missing and the memory of the largest step still to solve (the figures of `morris plan`) are\n\
 checked against the free disk and the available memory; --force starts anyway.\n\n\
-Examples:\n  morris solve --db dbs/nine --max-stones 4\n  morris solve --db dbs/nine --max-stones 5 --moves-without-capture 50\n  morris solve --db dbs/nine\n  morris solve --db dbs/nine --only 5-4 --threads 2"
+With --key the solve runs one unit of its key graph, a job of a workflow (`morris plan --emit\n\
+slurm` or `make`): the pair or placement key holding the key; with --range a slot range of a\n\
+placement key into a part file, with --join the key's parts joined into its table. Unit jobs\n\
+run side by side in one directory (each locks its own output; a whole solve excludes them);\n\
+a job whose output is complete does nothing; --check only says whether it is (exit 0) or\n\
+not (exit 1). The tables a unit reads must be complete.\n\n\
+Examples:\n  morris solve --db dbs/nine --max-stones 4\n  morris solve --db dbs/nine --max-stones 5 --moves-without-capture 50\n  morris solve --db dbs/nine\n  morris solve --db dbs/nine --only 5-4 --threads 2\n  morris solve --db dbs/s5 --stones 5 --key 5-4-0-0\n  morris solve --db dbs/s5 --stones 5 --key 2-3-2-2 --range 0..4096\n  morris solve --db dbs/s5 --stones 5 --key 2-3-2-2 --join"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -34,6 +43,20 @@ pub struct Args {
     /// more memory, than the system has free
     #[arg(long)]
     force: bool,
+    /// Run one unit of the solve: the moving-phase pair or placement key holding key K
+    /// (M-O-MH-OH, e.g. 5-4-0-0 or 2-3-2-2)
+    #[arg(long, value_name = "K", conflicts_with_all = ["only", "moving_only"])]
+    key: Option<Key>,
+    /// With --key: solve only the slots A..B (A included, B not) of a placement key, into a
+    /// part file
+    #[arg(long, value_name = "A..B", requires = "key", value_parser = unit::parse_range)]
+    range: Option<std::ops::Range<u64>>,
+    /// With --key: join the part files of a placement key into its table (then removed)
+    #[arg(long, requires = "key", conflicts_with = "range")]
+    join: bool,
+    /// With --key: solve nothing; exit 0 when the unit's output is complete, 1 when not
+    #[arg(long, requires = "key")]
+    check: bool,
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -93,6 +116,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let rules = args.rules.rules()?;
     threads(args.threads)?;
     let max_stones = args.db.max_stones(&rules)?;
+    if let Some(key) = args.key {
+        return unit::run(&args, rules, max_stones, key);
+    }
     let job = Job {
         max_stones,
         only: args.db.only,
@@ -107,11 +133,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .flat_map(|step| step.keys())
         .map(|key| morris_db::slots(rules.board(), key))
         .sum();
-    // Under the no-capture rule the plain tables come first (queries read both).
-    let mut metrics = vec![Metric::Plain];
-    if let Some(n) = args.rules.moves_without_capture {
-        metrics.push(Metric::NoCapture(n));
-    }
+    let metrics = metrics(&args.rules);
     let needs = Needs::of(&rules, &steps, &metrics, &args.db.db);
     if !args.force {
         needs.check(&args.db.db)?;
@@ -180,6 +202,16 @@ pub fn run(args: Args) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The tables a solve builds: under the no-capture rule the plain tables come first (queries
+/// read both).
+fn metrics(rules: &RuleArgs) -> Vec<Metric> {
+    let mut metrics = vec![Metric::Plain];
+    if let Some(n) = rules.moves_without_capture {
+        metrics.push(Metric::NoCapture(n));
+    }
+    metrics
+}
+
 /// What the files still missing will take: the figures of `morris plan` (`db/src/plan.rs`)
 /// restricted to the steps with a file to write, so that resuming a nearly finished solve on
 /// a nearly full disk is not refused for the files it already has.
@@ -221,16 +253,17 @@ impl Needs {
                     .sum::<u64>();
                 // The solver's working memory for the step, and the resident copies of the
                 // tables it reads.
-                let per_slot = match step {
-                    Step::Pair(_) => SOLVE_BYTES_PER_SLOT,
-                    Step::Placement(_) => PLACEMENT_BYTES_PER_SLOT,
+                let per_slot = if step.is_cyclic() {
+                    SOLVE_BYTES_PER_SLOT
+                } else {
+                    PLACEMENT_BYTES_PER_SLOT
                 };
                 let slots: u64 = keys
                     .iter()
                     .map(|&k| morris_db::slots(rules.board(), k))
                     .sum();
                 let read: u64 = step
-                    .dependencies(rules)
+                    .read_keys()
                     .iter()
                     .map(|&k| file_len(rules, metric, k))
                     .sum();
@@ -279,7 +312,7 @@ impl Needs {
 
 /// The size of the file of `key` (without overflow records).
 fn file_len(rules: &Rules, metric: Metric, key: Key) -> u64 {
-    let encoding = metric.encoding(is_cyclic(rules, key));
+    let encoding = metric.encoding(UnitKind::of(rules, key).is_cyclic());
     HEADER_LEN as u64 + encoding.entry_bytes(morris_db::slots(rules.board(), key))
 }
 
