@@ -46,6 +46,11 @@ fn pack_verify_query_resume_and_errors() {
         assert_eq!(q(db_s), q(out_s));
     }
 
+    // `db info` lists the packed files, all sound.
+    let o = morris(&["db", "info", out_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("packed dtw") && stdout(&o).contains("0 damaged"));
+
     // A rerun finds every key packed and rewrites nothing.
     let o = morris(&pack);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -98,4 +103,7 @@ fn pack_verify_query_resume_and_errors() {
     let o = morris(&[&pack[..], &["--verify"]].concat());
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("damaged block"), "{}", stderr(&o));
+    let o = morris(&["db", "info", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("DAMAGED"), "{}", stdout(&o));
 }

@@ -44,6 +44,7 @@
 mod block;
 mod cache;
 mod header;
+pub mod info;
 mod kind;
 mod table;
 mod writer;
