@@ -12,7 +12,7 @@ secs="${SECONDS_PER_TARGET:-60}"
 cargo build --release -p morris-fuzz
 bin="${CARGO_TARGET_DIR:-target}/release/morris-fuzz"
 status=0
-for target in position move table; do
+for target in position move table packed; do
     if [[ -n "${SEED:-}" ]]; then
         "$bin" "$target" --seconds "$secs" --seed "$SEED" || status=1
     else

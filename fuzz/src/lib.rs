@@ -1,6 +1,6 @@
-//! Fuzzing of the three places where `morris` reads untrusted input: the position parser, the
-//! move parser (command line, `play`'s prompt, the Python bindings) and the table loader (any
-//! file in a database directory).
+//! Fuzzing of the places where `morris` reads untrusted input: the position parser, the move
+//! parser (command line, `play`'s prompt, the Python bindings), the table loader (any file in
+//! a database directory) and the packed-table reader (any file a user downloads).
 //!
 //! # Why a stable-toolchain fuzzer, and not cargo-fuzz
 //!
@@ -29,6 +29,10 @@ use std::time::{Duration, Instant};
 use morris_db::format::{Checks, Encoding, Metric, Table, Writer, HEADER_LEN};
 use morris_db::{Key, Outcome};
 use morris_engine::{legal_moves, Game, Move, Position, Rules};
+use morris_packed::{
+    compress, encode_outcome, encode_value, Kind, Layout, PackWriter, PackedTable,
+    PACKED_HEADER_LEN,
+};
 
 /// What a fuzz input is fed to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -39,16 +43,24 @@ pub enum Target {
     Move,
     /// The table loader on arbitrary bytes as a file.
     Table,
+    /// The packed-table reader on arbitrary bytes as a file, every slot read.
+    Packed,
 }
 
 impl Target {
-    pub const ALL: [Target; 3] = [Target::Position, Target::Move, Target::Table];
+    pub const ALL: [Target; 4] = [
+        Target::Position,
+        Target::Move,
+        Target::Table,
+        Target::Packed,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Target::Position => "position",
             Target::Move => "move",
             Target::Table => "table",
+            Target::Packed => "packed",
         }
     }
 
@@ -81,6 +93,7 @@ pub fn run_one(target: Target, data: &[u8]) -> String {
         Target::Position => position(data),
         Target::Move => moves(data),
         Target::Table => table(data),
+        Target::Packed => packed(data),
     }
 }
 
@@ -223,6 +236,83 @@ fn table(data: &[u8]) -> String {
     class
 }
 
+/// The first byte of a packed input: bit 0 recomputes every block's hash in the index and the
+/// header's checksum (so that mutated blocks reach the decompressor and the block checks).
+fn packed(data: &[u8]) -> String {
+    let Some((&flags, bytes)) = data.split_first() else {
+        return "empty".into();
+    };
+    let mut bytes = bytes.to_vec();
+    if flags & 1 != 0 {
+        rehash_packed(&mut bytes);
+    }
+    let path = scratch_file().with_extension("mpk");
+    std::fs::write(&path, &bytes).expect("write the fuzz input");
+    let t = match PackedTable::open_any(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            let msg = e.to_string();
+            assert!(!msg.contains('\n'), "multi-line error: {msg}");
+            return format!("open:{}", variant(&e));
+        }
+    };
+    let mut class = String::from("opened/");
+    let mut failed = None;
+    for slot in 0..t.len() {
+        let read = match t.kind() {
+            Kind::Wdl => t.value(slot).map(|_| ()),
+            Kind::Distance => t.outcome(slot).map(|_| ()),
+        };
+        if let Err(e) = read {
+            // The same slot fails the same way again: a damaged block is never read as data.
+            assert!(t.value(slot).is_err(), "a failed block read once, then not");
+            failed.get_or_insert(variant(&e));
+        }
+    }
+    class += failed.as_deref().unwrap_or("read");
+    class += if t.verify().is_ok() {
+        "/ok"
+    } else {
+        "/unverified"
+    };
+    class
+}
+
+/// Makes a mutated packed file's hashes agree with its bytes, where its header and index can be
+/// read at all.
+fn rehash_packed(bytes: &mut [u8]) {
+    let u64_at = |b: &[u8], o: usize| -> Option<u64> {
+        Some(u64::from_le_bytes(b.get(o..o + 8)?.try_into().ok()?))
+    };
+    let (Some(blocks), Some(index)) = (u64_at(bytes, 40), u64_at(bytes, 48)) else {
+        return;
+    };
+    let (Ok(blocks), Ok(index)) = (usize::try_from(blocks), usize::try_from(index)) else {
+        return;
+    };
+    if blocks > 1 << 20 || index.saturating_add((2 * blocks + 1) * 8) > bytes.len() {
+        return;
+    }
+    for b in 0..blocks {
+        let (Some(start), Some(end)) = (
+            u64_at(bytes, index + 8 * b),
+            u64_at(bytes, index + 8 * b + 8),
+        ) else {
+            return;
+        };
+        let (start, end) = (start as usize, end as usize);
+        if start <= end && end <= bytes.len() {
+            let h = xxhash_rust::xxh3::xxh3_64(&bytes[start..end]);
+            let at = index + 8 * (blocks + 1 + b);
+            bytes[at..at + 8].copy_from_slice(&h.to_le_bytes());
+        }
+    }
+    if bytes.len() >= PACKED_HEADER_LEN {
+        let sum = xxhash_rust::xxh3::xxh3_64(&bytes[PACKED_HEADER_LEN..]);
+        bytes[56..64].copy_from_slice(&sum.to_le_bytes());
+    }
+}
+
 /// A file for the loader's memory-map path, one per thread; in memory (`/dev/shm`) where the
 /// system has it, as rewriting a file on a disk file system a thousand times a second makes
 /// the disk, not the loader, the bottleneck.
@@ -271,7 +361,56 @@ pub fn seeds(target: Target) -> Vec<Vec<u8>> {
         .into_iter()
         .collect(),
         Target::Table => table_seeds(),
+        Target::Packed => packed_seeds(),
     }
+}
+
+/// Small valid packed tables of both kinds, one with outcome codes past a byte (a block tail),
+/// in blocks of a few slots so that a table has several.
+fn packed_seeds() -> Vec<Vec<u8>> {
+    let dir = std::env::temp_dir().join(format!("morris-fuzz-pseeds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let rules = Rules::standard(Game::Three);
+    let key = Key::moving(3, 3);
+    let slots = morris_db::slots(rules.board(), key);
+    let mut out = Vec::new();
+    for (n, kind) in [Kind::Wdl, Kind::Distance, Kind::Distance]
+        .into_iter()
+        .enumerate()
+    {
+        let path = dir.join(format!("seed{n}.mpk"));
+        let layout = Layout {
+            block_slots: 7 + 20 * n as u32,
+            level: 3,
+            captures_resolved: n == 1,
+        };
+        let mut w =
+            PackWriter::create(&path, rules, Metric::Plain, key, kind, layout).expect("create");
+        let per = layout.block_slots as u64;
+        for b in 0..w.blocks() {
+            let (mut block, mut tail) = (Vec::new(), Vec::new());
+            for s in b * per..((b + 1) * per).min(slots) {
+                let o = match s % 4 {
+                    0 => Outcome::Draw,
+                    1 if n == 2 => Outcome::Win(301 + 2 * s as u32),
+                    1 | 2 => Outcome::Win(1 + 2 * (s % 5) as u32),
+                    _ => Outcome::Loss(2 * (s % 5) as u32),
+                };
+                match kind {
+                    Kind::Wdl => encode_value(o.value(), &mut block),
+                    Kind::Distance => encode_outcome(o, &mut block, &mut tail),
+                }
+            }
+            block.extend(tail);
+            w.append(&compress(&block, 3)).expect("append");
+        }
+        w.finish().expect("finish");
+        let mut seed = vec![0u8];
+        seed.extend(std::fs::read(&path).expect("read back"));
+        out.push(seed);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    out
 }
 
 /// Small valid tables: the plain and no-capture encodings of a few keys, one with overflow
@@ -420,7 +559,8 @@ impl Mutator {
     fn once(&mut self, v: &mut Vec<u8>, other: &[u8]) {
         let r = &mut self.rng;
         let pos = |r: &mut Rng, v: &Vec<u8>| r.below(v.len() + 1);
-        let choices = if self.target == Target::Table { 10 } else { 8 };
+        let binary = matches!(self.target, Target::Table | Target::Packed);
+        let choices = if binary { 10 } else { 8 };
         match r.below(choices) {
             0 if !v.is_empty() => {
                 let i = r.below(v.len());
@@ -453,7 +593,7 @@ impl Mutator {
                 // The configuration byte: another game, other rules, other loader path.
                 v[0] = r.next_u64() as u8;
             }
-            6 | 7 if self.target != Target::Table => {
+            6 | 7 if !binary => {
                 let t = TEXT_TOKENS[r.below(TEXT_TOKENS.len())].as_bytes();
                 let at = pos(r, v).max(1.min(v.len()));
                 v.splice(at..at, t.iter().copied());
