@@ -79,6 +79,24 @@ fn pack_verify_query_resume_and_errors() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("/nonexistent/db"), "{}", stderr(&o));
 
+    // A directory without the tables: the error names a file and the full build command.
+    let empty = scratch("pack-empty");
+    let o = morris(&[
+        "pack",
+        "--stones",
+        "4",
+        "--db",
+        empty.to_str().unwrap(),
+        "--out",
+        out_s,
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("morris solve --game nine --stones 4"),
+        "{}",
+        stderr(&o)
+    );
+
     // A damaged block: the query fails naming the file, the block and its offset.
     let name = "nine-s4-4-3-0-0.dtw.mpk";
     let path = out.join(name);

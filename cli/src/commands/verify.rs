@@ -6,6 +6,7 @@ use morris_db::Key;
 use morris_engine::{Color, Position};
 use morris_solver::solve::reads;
 use morris_solver::store::Store;
+use morris_solver::tablebase::build_command_for;
 use morris_solver::verify::verify_key;
 
 /// Recompute every stored value from its successors and report mismatches
@@ -31,15 +32,8 @@ pub struct Args {
 pub fn open_all(store: &mut Store, keys: &[Key], max_stones: u8) -> Result<(), Failure> {
     for &k in keys {
         store.open(k, Checks::default()).map_err(|e| {
-            Failure::failed(format!(
-                "{e}\n(build it with: morris solve --game {} --db {} --max-stones {max_stones}{})",
-                store.rules().game,
-                store.dir().display(),
-                match store.metric() {
-                    morris_db::Metric::NoCapture(n) => format!(" --moves-without-capture {n}"),
-                    morris_db::Metric::Plain => String::new(),
-                }
-            ))
+            let build = build_command_for(store.rules(), store.dir(), store.metric(), max_stones);
+            Failure::failed(format!("{e}\n(build it with: {build})"))
         })?;
     }
     Ok(())
