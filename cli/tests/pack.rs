@@ -80,16 +80,9 @@ fn pack_verify_query_resume_and_errors() {
     assert!(stderr(&o).contains("/nonexistent/db"), "{}", stderr(&o));
 
     // A directory without the tables: the error names a file and the full build command.
-    let empty = scratch("pack-empty");
-    let o = morris(&[
-        "pack",
-        "--stones",
-        "4",
-        "--db",
-        empty.to_str().unwrap(),
-        "--out",
-        out_s,
-    ]);
+    let (empty, fresh) = (scratch("pack-empty"), scratch("pack-fresh"));
+    let (empty, fresh) = (empty.to_str().unwrap(), fresh.to_str().unwrap());
+    let o = morris(&["pack", "--stones", "4", "--db", empty, "--out", fresh]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stderr(&o).contains("morris solve --game nine --stones 4"),
