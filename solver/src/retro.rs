@@ -23,10 +23,13 @@
 //! leaves the position a draw.
 //!
 //! Decided children are gathered in batches and their parents' cells prefetched before the
-//! updates, as propagation is bound by random memory accesses.
+//! updates, as propagation is bound by random memory accesses. Each level visits only the
+//! slots decided at it, listed as they are decided ([`pending`]).
 //!
 //! Levels are processed in order, so every decision is final when made and the result does not
 //! depend on thread timing.
+
+mod pending;
 
 use crate::cells::Cells;
 use crate::progress::Progress;
@@ -35,12 +38,14 @@ use crate::Lookup;
 use morris_db::{Index, Key, Outcome};
 use morris_engine::{for_each_move, Bitboard, Color, Position, Rules};
 use rayon::prelude::*;
+use pending::{Decisions, Pending};
 use std::ops::Range;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
-/// Slots handled by one task: large enough to amortise scheduling, small enough to balance.
-const CHUNK_BITS: u32 = 16;
-const CHUNK: u64 = 1 << CHUNK_BITS;
+/// Slots handled by one task of the initial pass, and decided slots by one task of a level:
+/// large enough to amortise scheduling, small enough to balance.
+const CHUNK: u64 = 1 << 16;
+const DECIDED_CHUNK: usize = 1 << 13;
 /// Longest distance a pair can hold (within [`Outcome::MAX_CODED`]; real games stay far
 /// below).
 const MAX_LEVEL: usize = 1 << 14;
@@ -108,24 +113,20 @@ struct Side {
     /// decrement, then the child classes not yet known won, plus one; and the number of quiet
     /// moves (bits 24..32).
     cells: Cells,
-    /// Per chunk: slots decided and not yet propagated (chunks at 0 are skipped by scans).
-    waiting: Vec<AtomicU32>,
 }
 
 impl Side {
     fn new(rules: &Rules, key: Key) -> Side {
         let index = Index::new(rules.board(), key);
         let n = index.size();
-        fn atomics<T: Default>(len: u64) -> Vec<T> {
-            let mut v = Vec::with_capacity(len as usize);
-            v.resize_with(len as usize, T::default);
-            v
-        }
+        assert!(
+            n <= 1 << 32,
+            "key {key}: {n} slots, more than the solver's lists of decided slots hold"
+        );
         Side {
             key,
             index,
             cells: Cells::zeroed(n as usize),
-            waiting: atomics(n.div_ceil(CHUNK)),
         }
     }
 
@@ -157,9 +158,7 @@ struct Pair<'a> {
     rules: Rules,
     sides: Vec<Side>,
     lower: &'a dyn Lookup,
-    /// Slots decided at each level (a tentative win that is shortened stays counted at its
-    /// first level: a scan that finds nothing costs only time).
-    at_level: Vec<AtomicU64>,
+    pending: Pending,
 }
 
 /// What the moves of a position lead to, captures read from the smaller sub-databases.
@@ -189,7 +188,7 @@ pub fn solve_pair(
         rules: *rules,
         sides: keys.iter().map(|&k| Side::new(rules, k)).collect(),
         lower,
-        at_level: (0..MAX_LEVEL).map(|_| AtomicU64::new(0)).collect(),
+        pending: Pending::default(),
     };
     let total: u64 = pair.sides.iter().map(|s| s.index.size()).sum();
     progress.start("init", total);
@@ -200,17 +199,18 @@ pub fn solve_pair(
             progress.advance(n);
         });
     }
-    let mut level = 0;
-    while let Some(d) = pair.next_level(level) {
-        progress.start(&format!("level {d}"), total);
-        for s in 0..pair.sides.len() {
-            pair.sides[s].chunks().into_par_iter().for_each(|range| {
-                let n = range.end - range.start;
-                pair.propagate(s, range, d);
-                progress.advance(n);
+    // A level's pass decides only later levels, so the lowest level waiting is complete.
+    while let Some((d, decided)) = pair.pending.take_lowest() {
+        progress.start(
+            &format!("level {d}"),
+            decided.iter().map(|v| v.len() as u64).sum(),
+        );
+        for (s, slots) in decided.iter().enumerate().take(pair.sides.len()) {
+            slots.par_chunks(DECIDED_CHUNK).for_each(|slots| {
+                pair.propagate(s, slots, d);
+                progress.advance(slots.len() as u64);
             });
         }
-        level = d + 1;
     }
     Solved {
         keys: pair
@@ -242,23 +242,11 @@ impl Pair<'_> {
         }
     }
 
-    fn next_level(&self, from: u32) -> Option<u32> {
-        (from as usize..MAX_LEVEL)
-            .find(|&d| self.at_level[d].load(Relaxed) > 0)
-            .map(|d| d as u32)
-    }
-
     /// Records a slot's first decision.
     #[inline]
-    fn decide(&self, s: usize, i: u64, outcome: Outcome) {
+    fn decide(&self, s: usize, i: u64, outcome: Outcome, decided: &mut Decisions) {
         self.sides[s].cells.as_slice()[i as usize].store(code(outcome), Relaxed);
-        self.scheduled(s, i, outcome.plies().unwrap_or(0));
-    }
-
-    #[inline]
-    fn scheduled(&self, s: usize, i: u64, plies: u32) {
-        self.at_level[plies as usize].fetch_add(1, Relaxed);
-        self.sides[s].waiting[(i >> CHUNK_BITS) as usize].fetch_add(1, Relaxed);
+        decided.push(s, i, outcome.plies().unwrap_or(0));
     }
 
     /// Generates the moves of `(us, them)` of side `s`: counts the quiet ones and reads the
@@ -328,12 +316,14 @@ impl Pair<'_> {
     /// faster loss may still shorten them) and positions without a quiet move.
     fn init(&self, s: usize, range: Range<u64>) {
         let side = &self.sides[s];
+        let mut decided = Decisions::new(&self.pending);
         side.index.for_each_class_in(range, |i, us, them| {
             let m = self.moves(s, us, them);
             if let Some(w) = m.fastest_win {
-                self.decide(s, i, Outcome::Win(w));
+                self.decide(s, i, Outcome::Win(w), &mut decided);
             } else if m.quiet == 0 && !m.capture_draw {
-                self.decide(s, i, Outcome::Loss(m.longest_capture.map_or(0, |p| p + 1)));
+                let loss = Outcome::Loss(m.longest_capture.map_or(0, |p| p + 1));
+                self.decide(s, i, loss, &mut decided);
             } else {
                 // Kept for the first decrement, which would otherwise generate the moves again.
                 side.cells.as_slice()[i as usize].store(m.quiet << QUIET_SHIFT, Relaxed);
@@ -341,13 +331,10 @@ impl Pair<'_> {
         });
     }
 
-    /// Propagates every slot of side `s` in `range` decided at exactly `d` plies.
-    fn propagate(&self, s: usize, range: Range<u64>, d: u32) {
+    /// Propagates the slots `slots` of side `s`, listed as decided at exactly `d` plies (an
+    /// entry whose cell holds another code is a tentative win shortened since: skipped).
+    fn propagate(&self, s: usize, slots: &[u32], d: u32) {
         let side = &self.sides[s];
-        let waiting = &side.waiting[(range.start >> CHUNK_BITS) as usize];
-        if waiting.load(Relaxed) == 0 {
-            return;
-        }
         let Some(o) = self.other(s) else {
             return; // no position slides into this key
         };
@@ -356,12 +343,13 @@ impl Pair<'_> {
         let (lost, won) = (code(Outcome::Loss(d)), code(Outcome::Win(d)));
         let mut batch = Batch::default();
         let mut children = Vec::with_capacity(64);
-        for i in range {
+        let mut decided = Decisions::new(&self.pending);
+        for &i in slots {
+            let i = i as u64;
             let c = side.cells.as_slice()[i as usize].load(Relaxed) & CODE;
             if c != lost && c != won {
                 continue;
             }
-            waiting.fetch_sub(1, Relaxed);
             let (us, them) = side.index.unindex(i);
             // Every parent's other side is this child's side to move.
             let asymmetric = self.asymmetric(us);
@@ -388,15 +376,22 @@ impl Pair<'_> {
             }
             batch.children.push((c == lost, asymmetric, first));
             if batch.children.len() == BATCH {
-                self.update_parents(s, d, &mut batch, &mut children);
+                self.update_parents(s, d, &mut batch, &mut children, &mut decided);
             }
         }
-        self.update_parents(s, d, &mut batch, &mut children);
+        self.update_parents(s, d, &mut batch, &mut children, &mut decided);
     }
 
     /// Applies a batch of decided children to their parents (side other than `s`), whose
     /// cells were prefetched while the batch was gathered.
-    fn update_parents(&self, s: usize, d: u32, batch: &mut Batch, children: &mut Vec<u64>) {
+    fn update_parents(
+        &self,
+        s: usize,
+        d: u32,
+        batch: &mut Batch,
+        children: &mut Vec<u64>,
+        decided: &mut Decisions,
+    ) {
         let o = self.other(s).expect("parents were found");
         let parents_side = &self.sides[o];
         for (k, &(child_lost, asymmetric, first)) in batch.children.iter().enumerate() {
@@ -414,12 +409,9 @@ impl Pair<'_> {
                         let c = w & CODE;
                         (c == 0 || (c > win && c.is_multiple_of(2))).then_some(w & !CODE | win)
                     });
-                    if let Ok(old) = prev {
-                        if old & CODE == 0 {
-                            self.scheduled(o, p, d + 1);
-                        } else {
-                            self.at_level[d as usize + 1].fetch_add(1, Relaxed);
-                        }
+                    if prev.is_ok() {
+                        // Undecided, or listed again at its shorter distance.
+                        decided.push(o, p, d + 1);
                     }
                 } else {
                     let last = loop {
@@ -456,7 +448,7 @@ impl Pair<'_> {
                         let m = self.moves(o, pu, pt);
                         if !m.capture_draw {
                             let longest = m.longest_capture.map_or(d, |c| c.max(d));
-                            self.decide(o, p, Outcome::Loss(longest + 1));
+                            self.decide(o, p, Outcome::Loss(longest + 1), decided);
                         }
                     }
                 }
