@@ -3,7 +3,10 @@
 //! One generator walks the moves; what happens to each is up to a [`Sink`]. The callback sink
 //! hands out every move (query, play, solver); the counting sink adds the number of capture
 //! choices of a mill-forming move with one popcount, which makes bulk counting for perft cheap
-//! without a second generator.
+//! without a second generator. A caller with a sink of its own ([`for_each_group`]) takes the
+//! moves in the generator's groups: the retrograde solver's initial pass counts the moves
+//! that form no mill without building them, and locates every capture of one mill from the
+//! mover's stones after it, which are the same whichever stone is taken.
 //!
 //! Dara's rules are options of the same walk: placements skip the points that would complete a
 //! line, a line-forming move is dropped when it makes an overline, and a line may take any
@@ -15,7 +18,7 @@ use crate::position::Position;
 use crate::rules::Rules;
 
 /// Receives the moves of a position as the generator finds them.
-trait Sink {
+pub trait Sink {
     /// A move that forms no mill (or a placement/slide in a game without captures).
     fn plain(&mut self, from: Option<Point>, to: Point);
     /// A move that forms a mill; one move per point of `removable` (never empty).
@@ -71,8 +74,10 @@ pub fn can_fly(rules: &Rules, stones: Bitboard, hand: u8) -> bool {
     rules.flying && hand == 0 && stones.count() == 3
 }
 
+/// Hands every legal move of the position to `sink`, a mill with all its captures at once
+/// (nothing when the game is over).
 #[inline(always)]
-fn generate<S: Sink>(pos: &Position, rules: &Rules, sink: &mut S) {
+pub fn for_each_group<S: Sink>(pos: &Position, rules: &Rules, sink: &mut S) {
     if pos.decided(rules).is_some() {
         return;
     }
@@ -130,14 +135,14 @@ fn generate<S: Sink>(pos: &Position, rules: &Rules, sink: &mut S) {
 /// Calls `f` with every legal move of the position (none when the game is over).
 #[inline]
 pub fn for_each_move(pos: &Position, rules: &Rules, f: impl FnMut(Move)) {
-    generate(pos, rules, &mut Each(f));
+    for_each_group(pos, rules, &mut Each(f));
 }
 
 /// The number of legal moves, without building them.
 #[inline]
 pub fn count_moves(pos: &Position, rules: &Rules) -> u32 {
     let mut c = Count(0);
-    generate(pos, rules, &mut c);
+    for_each_group(pos, rules, &mut c);
     c.0
 }
 

@@ -34,11 +34,12 @@ mod pending;
 use crate::cells::Cells;
 use crate::progress::Progress;
 use crate::unmove::for_each_parent;
-use crate::Lookup;
+use crate::{key_of, Lookup};
 use morris_db::{Index, Key, Outcome};
-use morris_engine::{for_each_move, Bitboard, Color, Position, Rules};
-use rayon::prelude::*;
+use morris_engine::movegen::{for_each_group, Sink};
+use morris_engine::{for_each_move, Bitboard, Color, Move, Point, Position, Rules};
 use pending::{Decisions, Pending};
+use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -230,6 +231,96 @@ pub fn solve_pair(
     }
 }
 
+/// The initial pass's view of a position's moves ([`Pair::moves`]): quiet moves are only
+/// counted, never built or played; the captures of one mill are located from the mover's
+/// stones after it, which are the same whichever stone is taken (one index of those stones
+/// for all of them instead of a full index per capture).
+struct Walk<'a> {
+    rules: &'a Rules,
+    lower: &'a dyn Lookup,
+    pos: Position,
+    out: Moves,
+}
+
+impl Walk<'_> {
+    /// A move that leaves the pair, into a child worth `value` to its side to move.
+    #[inline]
+    fn exit(&mut self, value: Outcome) {
+        let out = &mut self.out;
+        match value {
+            Outcome::Loss(p) => {
+                out.fastest_win = Some(out.fastest_win.map_or(p + 1, |w| w.min(p + 1)))
+            }
+            Outcome::Win(p) => {
+                out.longest_capture = Some(out.longest_capture.map_or(p, |q| q.max(p)))
+            }
+            Outcome::Draw => out.capture_draw = true,
+        }
+    }
+
+    /// The value of a child that left the pair: lost at once when the game is over there.
+    #[inline]
+    fn child(&self, next: &Position) -> Outcome {
+        if next.decided(self.rules).is_some() {
+            Outcome::Loss(0)
+        } else {
+            self.lower.outcome(next)
+        }
+    }
+}
+
+impl Sink for Walk<'_> {
+    #[inline(always)]
+    fn plain(&mut self, from: Option<Point>, to: Point) {
+        let m = Move::new(from, to, None);
+        let leaves = match from {
+            None => true,
+            Some(from) => {
+                self.rules.line_wins()
+                    && (self.rules.board()).forms_line(self.pos.us().without(from).with(to), to)
+            }
+        };
+        if leaves {
+            let next = self.pos.play(m);
+            debug_assert!(leaves_pair(self.rules, m, &next));
+            let value = self.child(&next);
+            self.exit(value);
+        } else {
+            self.out.quiet += 1;
+        }
+    }
+
+    #[inline(always)]
+    fn mill(&mut self, from: Option<Point>, to: Point, removable: Bitboard) {
+        let pos = self.pos;
+        let first = pos.play(Move::new(from, to, removable.first()));
+        if first.decided(self.rules).is_some() {
+            // Every capture of the mill leaves the same stone counts.
+            return self.exit(Outcome::Loss(0));
+        }
+        let key = key_of(&first);
+        match self.lower.index_of(key) {
+            Some(index) => {
+                // The child's other side: the mover's stones after the move.
+                let fixed = index.with_them(first.them());
+                for c in removable {
+                    let probe = self
+                        .lower
+                        .probe_slot(key, fixed.index(pos.them().without(c)));
+                    let value = self.lower.read(probe);
+                    self.exit(value);
+                }
+            }
+            None => {
+                for c in removable {
+                    let value = self.lower.outcome(&pos.play(Move::new(from, to, Some(c))));
+                    self.exit(value);
+                }
+            }
+        }
+    }
+}
+
 impl Pair<'_> {
     /// The side that quiet moves from side `s` lead into. `None` for a key solved without
     /// its colour swap although they differ: a Lasker key whose side to move has no stone on
@@ -253,35 +344,20 @@ impl Pair<'_> {
     /// others (captures, placements) from the keys solved before.
     #[inline]
     fn moves(&self, s: usize, us: Bitboard, them: Bitboard) -> Moves {
-        let pos = self.sides[s].position(us, them);
-        let mut out = Moves {
-            fastest_win: None,
-            longest_capture: None,
-            capture_draw: false,
-            quiet: 0,
+        let mut walk = Walk {
+            rules: &self.rules,
+            lower: self.lower,
+            pos: self.sides[s].position(us, them),
+            out: Moves {
+                fastest_win: None,
+                longest_capture: None,
+                capture_draw: false,
+                quiet: 0,
+            },
         };
-        for_each_move(&pos, &self.rules, |m| {
-            let next = pos.play(m);
-            if leaves_pair(&self.rules, m, &next) {
-                let value = if next.decided(&self.rules).is_some() {
-                    Outcome::Loss(0)
-                } else {
-                    self.lower.outcome(&next)
-                };
-                match value {
-                    Outcome::Loss(p) => {
-                        out.fastest_win = Some(out.fastest_win.map_or(p + 1, |w| w.min(p + 1)))
-                    }
-                    Outcome::Win(p) => {
-                        out.longest_capture = Some(out.longest_capture.map_or(p, |q| q.max(p)))
-                    }
-                    Outcome::Draw => out.capture_draw = true,
-                }
-            } else {
-                out.quiet += 1;
-            }
-        });
-        out
+        let pos = walk.pos;
+        for_each_group(&pos, &self.rules, &mut walk);
+        walk.out
     }
 
     /// True when no symmetry but the identity maps `set` to itself.

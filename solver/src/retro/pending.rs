@@ -22,7 +22,11 @@ impl Pending {
     /// The lowest level with slots waiting, and those slots per side, each list sorted (so that
     /// the pass reads the cells in address order).
     pub(super) fn take_lowest(&self) -> Option<(u32, [Vec<u32>; 2])> {
-        let (level, mut sides) = self.levels.lock().expect("no panic under the lock").pop_first()?;
+        let (level, mut sides) = self
+            .levels
+            .lock()
+            .expect("no panic under the lock")
+            .pop_first()?;
         for slots in &mut sides {
             rayon::slice::ParallelSliceMut::par_sort_unstable(&mut slots[..]);
         }
@@ -97,10 +101,7 @@ mod tests {
             b.push(1, u32::MAX as u64, 3);
             b.push(1, 4, 3);
         }
-        assert_eq!(
-            pending.take_lowest(),
-            Some((1, [vec![2, 5, 9], vec![]]))
-        );
+        assert_eq!(pending.take_lowest(), Some((1, [vec![2, 5, 9], vec![]])));
         assert_eq!(
             pending.take_lowest(),
             Some((3, [vec![], vec![4, 7, u32::MAX]]))
