@@ -90,12 +90,13 @@ fn prefetch(cell: &AtomicU32) {
 
 /// True for a move that does not stay in the pair: a capture (into a smaller pair), a line
 /// that ends the game where a line wins, or a placement (Lasker Morris: into a key with a
-/// stone fewer in hand).
+/// stone fewer in hand). `after`: the mover's stones after the move, so that a quiet move
+/// need not be played to be told apart.
 #[inline]
-fn leaves_pair(rules: &Rules, m: morris_engine::Move, next: &Position) -> bool {
+fn leaves_pair(rules: &Rules, m: Move, after: Bitboard) -> bool {
     m.capture().is_some()
         || m.from().is_none()
-        || (rules.line_wins() && rules.board().forms_line(next.them(), m.to()))
+        || (rules.line_wins() && rules.board().forms_line(after, m.to()))
 }
 
 /// Sorts a list of slot numbers and removes duplicates in place.
@@ -273,16 +274,9 @@ impl Sink for Walk<'_> {
     #[inline(always)]
     fn plain(&mut self, from: Option<Point>, to: Point) {
         let m = Move::new(from, to, None);
-        let leaves = match from {
-            None => true,
-            Some(from) => {
-                self.rules.line_wins()
-                    && (self.rules.board()).forms_line(self.pos.us().without(from).with(to), to)
-            }
-        };
-        if leaves {
+        let before = from.map_or(self.pos.us(), |f| self.pos.us().without(f));
+        if leaves_pair(self.rules, m, before.with(to)) {
             let next = self.pos.play(m);
-            debug_assert!(leaves_pair(self.rules, m, &next));
             let value = self.child(&next);
             self.exit(value);
         } else {
@@ -381,7 +375,7 @@ impl Pair<'_> {
         children.clear();
         for_each_move(&pos, &self.rules, |m| {
             let next = pos.play(m);
-            if !leaves_pair(&self.rules, m, &next) {
+            if !leaves_pair(&self.rules, m, next.them()) {
                 children.push(child_index.index(next.them()));
             }
         });

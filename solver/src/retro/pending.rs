@@ -9,6 +9,7 @@
 //! a faster loss is listed again at its new level, and its first entry is recognised as stale
 //! when its level comes (the cell no longer holds that level's code).
 
+use rayon::slice::ParallelSliceMut;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -28,7 +29,7 @@ impl Pending {
             .expect("no panic under the lock")
             .pop_first()?;
         for slots in &mut sides {
-            rayon::slice::ParallelSliceMut::par_sort_unstable(&mut slots[..]);
+            slots.par_sort_unstable();
         }
         Some((level, sides))
     }
