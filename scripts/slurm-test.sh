@@ -24,8 +24,9 @@ if ! command -v slurmctld > /dev/null || ! command -v munged > /dev/null; then
     apt-get install -y -q slurm-wlm munge
 fi
 
-cargo build --release -p morris
-MORRIS=${CARGO_TARGET_DIR:-$ROOT/target}/release/morris
+PROFILE=${MORRIS_PROFILE:-release}
+cargo build --profile "$PROFILE" -p morris
+MORRIS=${CARGO_TARGET_DIR:-$ROOT/target}/$PROFILE/morris
 
 SCRATCH=${SCRATCH:-$(mktemp -d /tmp/morris-slurm.XXXXXX)}
 mkdir -p "$SCRATCH"/{state,spool,log,munge,run}

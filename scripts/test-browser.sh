@@ -13,8 +13,9 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
-cargo build --release -p morris
-bin="$CARGO_TARGET_DIR/release"
+PROFILE=${MORRIS_PROFILE:-release}
+cargo build --profile "$PROFILE" -p morris
+bin="$CARGO_TARGET_DIR/$PROFILE"
 
 work="$(mktemp -d)"
 server=""

@@ -3,6 +3,7 @@
 # mode, the CLI (the tests solve their databases with it and compare against `query --json`),
 # then pytest. Exits non-zero on any failure.
 #   VENV=path     where the venv lives (default: /tmp/morris-venv, outside the repository)
+#   MORRIS_PROFILE=name   the cargo profile of the extension and the CLI (default: release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV="${VENV:-/tmp/morris-venv}"
@@ -12,7 +13,10 @@ PYTHON="${PYTHON:-python3}"
 "$VENV/bin/pip" install --quiet maturin pytest numpy open-spiel
 # A target directory of its own, so that the extension's build neither waits for nor
 # invalidates the workspace's.
-CARGO_TARGET_DIR="${PY_CARGO_TARGET_DIR:-$PWD/python/target}" "$VENV/bin/pip" install --quiet ./python
-cargo build --release -p morris
+PROFILE=${MORRIS_PROFILE:-release}
+CARGO_TARGET_DIR="${PY_CARGO_TARGET_DIR:-$PWD/python/target}" MATURIN_PEP517_ARGS="--profile $PROFILE" \
+    "$VENV/bin/pip" install --quiet ./python
+cargo build --profile "$PROFILE" -p morris
+export MORRIS_BIN=${CARGO_TARGET_DIR:-$PWD/target}/$PROFILE/morris
 cd python
 "$VENV/bin/pytest" -q tests

@@ -3,9 +3,13 @@
 # Python package's tests (a venv, the extension, pytest with the real open-spiel package),
 # the web board in headless Chromium, and the solve as a Slurm workflow on a one-node cluster
 # (scripts/slurm-test.sh; installs slurm-wlm and munge when missing).
+#
+# Everything is built with the `ci` profile (Cargo.toml: release optimisation without fat LTO),
+# exported as MORRIS_PROFILE to the scripts below so that they share one build of the CLI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --release --workspace
+export MORRIS_PROFILE=${MORRIS_PROFILE:-ci}
+cargo test --profile "$MORRIS_PROFILE" --workspace
 cargo clippy --workspace --all-targets -- -D warnings
 cargo fmt --all --check
 cargo fmt --manifest-path python/Cargo.toml --check
