@@ -203,6 +203,13 @@ impl Index {
         at.class as u64 * self.per_class + rank_in::<FREE>(x) as u64
     }
 
+    /// True when the side to move is the pattern side, the one whose fixed index
+    /// ([`Index::with_us`]) is the cheap one; else [`Index::with_them`] is.
+    #[inline]
+    pub fn classifies_us(&self) -> bool {
+        !self.swap
+    }
+
     /// Prepares the indexing of many positions with the same stones for the side to move (for
     /// instance all the predecessors of a position, where the other side made the last move).
     #[inline]

@@ -6,7 +6,7 @@
 //! batch is probed (located, its load started) before any is read, so that the loads overlap.
 
 use crate::value::{evaluate, Outcome};
-use crate::{Located, Lookup};
+use crate::{key_of, lost_already, Located, Lookup};
 use core::ops::Range;
 use morris_db::plan::{children, Via};
 use morris_db::{Fixed, Index, Key};
@@ -51,17 +51,93 @@ pub(crate) fn evaluate_range(
 ) {
     let key = index.key();
     let mut batch = Batch::default();
+    let mut locator = Locator::new(rules, children);
     index.for_each_in(range, |i, us, them| {
         if index.is_hole(i) {
             return;
         }
         let pos = Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
-        batch.push(i, pos, rules, children, targets);
+        batch.push(i, pos, targets, &mut locator);
         if batch.is_full() {
             batch.evaluate(rules, children, &mut f);
         }
     });
     batch.evaluate(rules, children, &mut f);
+}
+
+/// Finds children's slots through their key's index with the child's pattern side fixed
+/// ([`Index::with_us`], [`Index::with_them`]), keeping the fixed indexes it built: children
+/// mostly share those stones with other children, so the pattern side's work (its symmetry
+/// and class, half of a full index) is done once for many children instead of once for each.
+/// Every quiet child of a moving-phase position has the stones of the side that did not move;
+/// the captures of one mill share the mover's stones; over the positions of one pattern
+/// class, the quiet placements add one of a few points to the same stones.
+///
+/// Verification locates every child here: the child's key is taken from the child itself, not
+/// from the key graph, and the index is found per child, so that the shortcuts of
+/// [`Targets`] are checked by it, not shared.
+struct Locator<'a> {
+    rules: &'a Rules,
+    lookup: &'a dyn Lookup,
+    /// The index of the last key asked for (children lie in one to three keys).
+    last: Option<(Key, &'a Index)>,
+    /// Fixed indexes by a hash of their stones: the key, the stones, the index.
+    memo: Box<[Option<(Key, u32, Fixed<'a>)>; Locator::MEMO]>,
+}
+
+impl<'a> Locator<'a> {
+    /// Enough entries for the twenty-odd pattern-side stone sets that the quiet placements of
+    /// one pattern class lead to.
+    const MEMO: usize = 64;
+
+    fn new(rules: &'a Rules, lookup: &'a dyn Lookup) -> Locator<'a> {
+        Locator {
+            rules,
+            lookup,
+            last: None,
+            memo: Box::new([None; Locator::MEMO]),
+        }
+    }
+
+    /// Locates `child`'s stored value and starts its load.
+    #[inline]
+    fn probe(&mut self, child: &Position) -> Located {
+        if lost_already(child, self.rules) {
+            return self.lookup.probe(child);
+        }
+        let key = key_of(child);
+        let index = match self.last {
+            Some((k, index)) if k == key => index,
+            _ => match self.lookup.index_of(key) {
+                Some(index) => {
+                    self.last = Some((key, index));
+                    index
+                }
+                None => return self.lookup.probe(child),
+            },
+        };
+        let us_fixed = index.classifies_us();
+        let (stones, other) = if us_fixed {
+            (child.us(), child.them())
+        } else {
+            (child.them(), child.us())
+        };
+        let bits = stones.bits();
+        let at = (bits.wrapping_mul(0x9e37_79b1) >> 26) as usize % Locator::MEMO;
+        let fixed = match self.memo[at] {
+            Some((k, b, fixed)) if k == key && b == bits => fixed,
+            _ => {
+                let fixed = if us_fixed {
+                    index.with_us(stones)
+                } else {
+                    index.with_them(stones)
+                };
+                self.memo[at] = Some((key, bits, fixed));
+                fixed
+            }
+        };
+        self.lookup.probe_slot(key, fixed.index(other))
+    }
 }
 
 /// Positions whose children have been probed but not yet read.
@@ -82,15 +158,10 @@ impl Batch {
         self.positions.len() == Self::POSITIONS
     }
 
-    /// Probes the children of a position, through `targets` where it has their key.
-    fn push(
-        &mut self,
-        slot: u64,
-        pos: Position,
-        rules: &Rules,
-        children: &dyn Lookup,
-        targets: &Targets,
-    ) {
+    /// Probes the children of a position, through `targets` where it has their key, else
+    /// through `locator`.
+    fn push(&mut self, slot: u64, pos: Position, targets: &Targets, locator: &mut Locator) {
+        let (rules, children) = (locator.rules, locator.lookup);
         let quiet = targets
             .quiet
             .map(|(k, index)| (k, index.with_us(pos.them())));
@@ -110,7 +181,7 @@ impl Batch {
                         capturing.get_or_insert_with(|| (m.to(), index.with_them(child.them())));
                     children.probe_slot(k, fixed.index(child.us()))
                 }
-                _ => children.probe(&child),
+                _ => locator.probe(&child),
             };
             self.probes.push(probe);
         });

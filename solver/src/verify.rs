@@ -7,8 +7,9 @@
 //!
 //! It shares nothing with the retrograde propagation: moves go forward through the engine's
 //! generator and values through [`crate::value::from_children`]. It reads children in batches
-//! as the placement pass does, but each through the full index, not the placement pass's
-//! fixed-side shortcuts, so that those are checked too. A consistent labelling with
+//! as the placement pass does, but not through the placement pass's shortcuts (the child keys
+//! that the key graph names, with their fixed-side indexes): each child's key is taken from
+//! the child and its index found by itself, so that those are checked too. A consistent labelling with
 //! exact distances is the game's solution (wins and losses are well founded on the "no move"
 //! losses, so no other labelling passes), hence a clean run proves the databases right.
 
@@ -69,13 +70,13 @@ pub fn verify_key(
         .map(|c| {
             let range = c * CHUNK..((c + 1) * CHUNK).min(n);
             let (mut checked, mut bad) = (0u64, 0u64);
-            let full_index = Targets::default();
+            let no_shortcuts = Targets::default();
             evaluate_range(
                 rules,
                 &index,
                 range.clone(),
                 children,
-                &full_index,
+                &no_shortcuts,
                 |i, pos, recomputed| {
                     checked += 1;
                     let stored = lookup.outcome(pos);
