@@ -3,9 +3,9 @@
 # for a machine that stays up for a day (or is kept between sessions): the plain Nine Men's
 # Morris (both phases), the no-capture rule at N = 50 and 100 over the whole game (issue 11;
 # one results file for both), the whole game packed (issue 13), then the moving phase of
-# Twelve Men's Morris (issue 15). Every step is resumable, so after an interruption the same command goes on where
-# it stopped; a step that finds its output complete takes seconds. At nice 19 throughout: run
-# it in the background and work beside it.
+# Twelve Men's Morris (issue 15). Every step is resumable, so after an interruption the same
+# command goes on where it stopped; a step that finds its output complete takes seconds. At
+# nice 19 throughout: run it in the background and work beside it.
 #
 #   nohup bash scripts/long-runs.sh > dbs/long-runs.log 2>&1 &
 #   MORRIS_DB=/big/disk/nine TWELVE_DB=/big/disk/twelve bash scripts/long-runs.sh
@@ -32,7 +32,8 @@ cargo build --release -p morris
 for s in $STEPS; do
     case $s in
         plain) step plain target/release/morris solve --db "$DB" ;;
-        nocapture) step nocapture env MORRIS_DB="$DB" LIMITS="50 100" bash scripts/solve-nocapture.sh ;;
+        nocapture)
+            step nocapture env MORRIS_DB="$DB" LIMITS="50 100" bash scripts/solve-nocapture.sh ;;
         pack) step pack env MORRIS_DB="$DB" PACKED="$DB-packed" bash scripts/pack-full.sh ;;
         twelve) step twelve env MORRIS_DB="$TWELVE_DB" bash scripts/solve-twelve.sh ;;
         *) echo "unknown step $s (plain nocapture pack twelve)" >&2; exit 2 ;;

@@ -74,7 +74,7 @@ pub(crate) fn evaluate_range(
 /// class, the quiet placements add one of a few points to the same stones.
 ///
 /// Verification locates every child here: the child's key is taken from the child itself, not
-/// from the key graph, and the index is found per child, so that the shortcuts of
+/// from the key graph, and the side fixed is that key's pattern side, so that the shortcuts of
 /// [`Targets`] are checked by it, not shared.
 struct Locator<'a> {
     rules: &'a Rules,
@@ -87,7 +87,7 @@ struct Locator<'a> {
 
 impl<'a> Locator<'a> {
     /// Enough entries for the twenty-odd pattern-side stone sets that the quiet placements of
-    /// one pattern class lead to.
+    /// one pattern class lead to (a power of two: the hash keeps its top bits).
     const MEMO: usize = 64;
 
     fn new(rules: &'a Rules, lookup: &'a dyn Lookup) -> Locator<'a> {
@@ -123,7 +123,7 @@ impl<'a> Locator<'a> {
             (child.them(), child.us())
         };
         let bits = stones.bits();
-        let at = (bits.wrapping_mul(0x9e37_79b1) >> 26) as usize % Locator::MEMO;
+        let at = (bits.wrapping_mul(0x9e37_79b1) >> (32 - Locator::MEMO.trailing_zeros())) as usize;
         let fixed = match self.memo[at] {
             Some((k, b, fixed)) if k == key && b == bits => fixed,
             _ => {

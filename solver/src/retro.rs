@@ -274,8 +274,10 @@ impl Sink for Walk<'_> {
     #[inline(always)]
     fn plain(&mut self, from: Option<Point>, to: Point) {
         let m = Move::new(from, to, None);
-        let before = from.map_or(self.pos.us(), |f| self.pos.us().without(f));
-        if leaves_pair(self.rules, m, before.with(to)) {
+        let after = from
+            .map_or(self.pos.us(), |f| self.pos.us().without(f))
+            .with(to);
+        if leaves_pair(self.rules, m, after) {
             let next = self.pos.play(m);
             let value = self.child(&next);
             self.exit(value);

@@ -7,11 +7,14 @@
 //!
 //! It shares nothing with the retrograde propagation: moves go forward through the engine's
 //! generator and values through [`crate::value::from_children`]. It reads children in batches
-//! as the placement pass does, but not through the placement pass's shortcuts (the child keys
-//! that the key graph names, with their fixed-side indexes): each child's key is taken from
-//! the child and its index found by itself, so that those are checked too. A consistent labelling with
-//! exact distances is the game's solution (wins and losses are well founded on the "no move"
-//! losses, so no other labelling passes), hence a clean run proves the databases right.
+//! as the placement pass does, but not through that pass's shortcuts (the child keys the key
+//! graph names, and the side it fixes in their index): each child's key is taken from the
+//! child and the side fixed is its own key's pattern side, so that those shortcuts are checked
+//! too. The fixed-side index itself is checked against the full one on every position of the
+//! small keys and on random positions of the large ones (`db/tests/index_exhaustive.rs`,
+//! `index_random.rs`). A consistent labelling with exact distances is the game's solution
+//! (wins and losses are well founded on the "no move" losses, so no other labelling passes),
+//! hence a clean run proves the databases right.
 
 use crate::batch::{evaluate_range, Targets};
 use crate::exits::Exits;
