@@ -7,6 +7,7 @@
 #   bash scripts/pack-full.sh                                # the whole game: dbs/nine -> dbs/nine-packed
 #   MAX_STONES=7 MOVING_ONLY=1 bash scripts/pack-full.sh     # a subset
 #   MORRIS_DB=/big/nine PACKED=/big/nine-packed LEVEL=19 BLOCK_SLOTS=8192 bash scripts/pack-full.sh
+#   SIDES=both bash scripts/pack-full.sh      # a file for every key (default: the weaker side searched)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAX=${MAX_STONES:-9}
@@ -14,16 +15,19 @@ DB=${MORRIS_DB:-dbs/nine}
 OUT=${PACKED:-dbs/nine-packed}
 LEVEL=${LEVEL:-9}
 BLOCK=${BLOCK_SLOTS:-8192}
+SIDES=${SIDES:-stronger}
 SAMPLES=${SAMPLES:-2000}
 SCOPE=(--max-stones "$MAX")
 [ -n "${MOVING_ONLY:-}" ] && SCOPE+=(--moving-only)
 cargo build --release -p morris
 BIN=target/release/morris
-TAG="nine-packed-max$MAX${MOVING_ONLY:+-moving}"
+SUFFIX=""
+[ "$SIDES" = both ] && SUFFIX=-both
+TAG="nine-packed-max$MAX${MOVING_ONLY:+-moving}$SUFFIX"
 LOG=results/$TAG.log
 
 start=$(date +%s)
-nice $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --level "$LEVEL" --block-slots "$BLOCK" \
+nice $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --level "$LEVEL" --block-slots "$BLOCK" --sides "$SIDES" \
   2>&1 | tr '\r' '\n' | grep -E 'slots|packed' | tee "$LOG"
 pack_s=$(( $(date +%s) - start ))
 
@@ -43,11 +47,17 @@ rows, tw, td, ts = [], 0, 0, 0
 unit = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
 def size(v, u): return float(v) * unit[u]
 for line in open(log):
+    m = re.match(r'(\S+): ([\d,]+) slots, no file', line)
+    if m:
+        n = int(m.group(2).replace(',', ''))
+        rows.append((m.group(1), n, None, None, 0.0)); ts += n
+        continue
     m = re.match(r'(\S+): ([\d,]+) slots, wdl ([\d.]+) (\w+) \(([\d.]+) bits/slot\), dtw ([\d.]+) (\w+) \(([\d.]+) bits/slot\) \(([\d.]+) s\)', line)
     if m:
         n = int(m.group(2).replace(',', '')); w = size(m.group(3), m.group(4)); d = size(m.group(6), m.group(7))
         rows.append((m.group(1), n, w, d, float(m.group(9)))); tw += w; td += d; ts += n
-print(f"# Packed tables of Nine Men's Morris ({len(rows)} keys)\n")
+searched = sum(1 for r in rows if r[2] is None)
+print(f"# Packed tables of Nine Men's Morris ({len(rows)} keys, {searched} of them without a file)\n")
 print(f"Made by `scripts/pack-full.sh` (zstd level {level}, {block} slots a block); machine: results/machine.txt.")
 print(f"Packing took {pack_s} s, `pack --verify` {verify_s} s: {open(log).read().strip().splitlines()[-1]}\n")
 print(f"| | slots | bytes | bits/slot | of the unpacked size |\n|---|---:|---:|---:|---:|")
@@ -56,6 +66,9 @@ for name, b in (("values (wdl)", tw), ("outcomes (dtw)", td)):
 print(f"\nProbe latency ({cold}):\n\n```\n{open(lat).read().strip()}\n```\n")
 print("| key | slots | wdl bits/slot | dtw bits/slot | seconds |\n|---|---:|---:|---:|---:|")
 for k, n, w, d, s in rows:
-    print(f"| {k} | {n:,} | {w*8/n:.3f} | {d*8/n:.3f} | {s:.1f} |")
+    if w is None:
+        print(f"| {k} | {n:,} | searched | searched | |")
+    else:
+        print(f"| {k} | {n:,} | {w*8/n:.3f} | {d*8/n:.3f} | {s:.1f} |")
 PY
 echo "results/$TAG.md written"

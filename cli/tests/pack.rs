@@ -5,6 +5,8 @@ mod common;
 use common::{files, morris, scratch, stderr, stdout};
 
 const POSITION: &str = "W:d7,g1,g7 B:a4,d5,g4 b 0 0";
+/// White to move with fewer stones: a key the packed set answers by search.
+const SEARCHED: &str = "W:d7,g1,g7 B:a4,d5,g4,a1 w 0 0";
 
 #[test]
 fn pack_verify_query_resume_and_errors() {
@@ -21,6 +23,24 @@ fn pack_verify_query_resume_and_errors() {
     let packed = files(&out);
     assert!(packed.iter().any(|(n, _)| n == "nine-s4-4-4-0-0.wdl.mpk"));
     assert!(packed.iter().any(|(n, _)| n == "nine-s4-4-4-0-0.dtw.mpk"));
+    // The side to move with fewer stones gets no file; `--sides both` gives it one.
+    assert!(!packed.iter().any(|(n, _)| n.starts_with("nine-s4-3-4-0-0")));
+    let both = scratch("pack-both");
+    let o = morris(&[
+        "pack",
+        "--stones",
+        "4",
+        "--db",
+        db_s,
+        "--out",
+        both.to_str().unwrap(),
+        "--sides",
+        "both",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(files(&both)
+        .iter()
+        .any(|(n, _)| n == "nine-s4-3-4-0-0.dtw.mpk"));
     let bytes: usize = packed.iter().map(|(_, b)| b.len()).sum();
     let raw: usize = files(&db).iter().map(|(_, b)| b.len()).sum();
     assert!(bytes * 10 < raw, "packed {bytes} bytes of {raw}");
@@ -30,20 +50,18 @@ fn pack_verify_query_resume_and_errors() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("verified"));
 
-    // The same query, text and JSON, from either directory.
-    for extra in [&[][..], &["--json"][..]] {
+    // The same query, text and JSON, from either directory, of a position with a file and
+    // of one searched.
+    for (pos, extra) in [POSITION, SEARCHED]
+        .into_iter()
+        .flat_map(|p| [(p, &[][..]), (p, &["--json"][..])])
+    {
         let q = |dir: &str| {
-            let o = morris(
-                &[
-                    &["query", "--stones", "4", "--db", dir, POSITION][..],
-                    extra,
-                ]
-                .concat(),
-            );
+            let o = morris(&[&["query", "--stones", "4", "--db", dir, pos][..], extra].concat());
             assert!(o.status.success(), "{}", stderr(&o));
             stdout(&o)
         };
-        assert_eq!(q(db_s), q(out_s));
+        assert_eq!(q(db_s), q(out_s), "{pos}");
     }
 
     // `db info` lists the packed files, all sound.
@@ -62,6 +80,8 @@ fn pack_verify_query_resume_and_errors() {
         &["--level", "30"][..],
         &["--block-slots", "7"][..],
         &["--what", "all"][..],
+        &["--sides", "weaker"][..],
+        &["--sides", "stronger", "--moves-without-capture", "6"][..],
     ] {
         let o = morris(&[&pack[..], bad].concat());
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));

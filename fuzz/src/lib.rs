@@ -382,7 +382,7 @@ fn packed_seeds() -> Vec<Vec<u8>> {
         let layout = Layout {
             block_slots: 7 + 20 * n as u32,
             level: 3,
-            captures_resolved: n == 1,
+            weaker_searched: n == 1,
         };
         let mut w =
             PackWriter::create(&path, rules, Metric::Plain, key, kind, layout).expect("create");

@@ -9,7 +9,9 @@ use morris_engine::Rules;
 use crate::kind::Kind;
 
 pub const PACKED_MAGIC: &[u8; 8] = b"MORRISPK";
-pub const PACKED_VERSION: u32 = 1;
+/// Version 2: the flag of byte 23 says whether the weaker side's keys are searched (version 1
+/// resolved captures instead).
+pub const PACKED_VERSION: u32 = 2;
 pub const PACKED_HEADER_LEN: usize = 128;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -19,9 +21,11 @@ pub struct PackedHeader {
     pub key: Key,
     pub kind: Kind,
     pub level: u8,
-    /// Slots whose best move is a capture may hold any value no better than that capture's:
-    /// the reader takes the better of the stored value and its captures' (a one-ply search).
-    pub captures_resolved: bool,
+    /// The set was packed without the keys whose side to move has fewer stones on the board
+    /// than the other: a reader finds their positions by a one-ply search (see the crate's
+    /// documentation). Every table of such a set carries the flag, so a reader that meets a
+    /// missing key can tell a searched key from a lost file.
+    pub weaker_searched: bool,
     pub entries: u64,
     pub block_slots: u32,
     pub blocks: u64,
@@ -52,7 +56,7 @@ impl PackedHeader {
         ]);
         h[20..22].copy_from_slice(&self.metric.limit().to_le_bytes());
         h[22] = self.level;
-        h[23] = self.captures_resolved as u8;
+        h[23] = self.weaker_searched as u8;
         h[24..32].copy_from_slice(&self.entries.to_le_bytes());
         h[32..36].copy_from_slice(&self.block_slots.to_le_bytes());
         h[40..48].copy_from_slice(&self.blocks.to_le_bytes());
@@ -103,7 +107,7 @@ impl PackedHeader {
             key: Key::new(h[16], h[17], h[18], h[19]),
             kind,
             level: h[22],
-            captures_resolved: h[23] == 1,
+            weaker_searched: h[23] == 1,
             entries: u64_at(24),
             block_slots: u32::from_le_bytes(h[32..36].try_into().unwrap()),
             blocks: u64_at(40),
@@ -138,7 +142,7 @@ mod tests {
             key: Key::new(5, 4, 1, 0),
             kind: Kind::Distance,
             level: 9,
-            captures_resolved: true,
+            weaker_searched: true,
             entries: 100_001,
             block_slots: 1000,
             blocks: 101,

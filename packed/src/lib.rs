@@ -4,11 +4,13 @@
 //!
 //! A packed set holds, per key, one of two kinds ([`Kind`]): the value alone (win, draw or
 //! loss: what a player needs) or the full outcome with its distance (what `query` shows).
-//! Slots whose value a reader recovers by itself need not hold their own: holes of the index
-//! (no position maps to them) and positions whose best move is a capture into a smaller key.
-//! The packer ([`morris_solver`'s `pack`]) fills those with whatever compresses best, and the
-//! reader resolves them with a one-ply search over the captures; this crate only stores and
-//! fetches symbols.
+//! What a reader recovers by itself is not stored. Holes of the index (no position maps to
+//! them) hold whatever continues the run before them. And in the plain game a set may leave
+//! out every key whose side to move has fewer stones on the board than the other (the flag of
+//! byte 23): every move from such a position leads into a key with a file (the mover becomes
+//! the side with more stones), except a capture that leaves the capturer still behind, which
+//! is searched the same way one ply further. The packer ([`morris_solver`'s `pack`]) decides
+//! what is left out and the reader searches it; this crate only stores and fetches symbols.
 //!
 //! # File layout (little-endian)
 //!
@@ -21,7 +23,7 @@
 //!     16     4  key: us, them, us in hand, them in hand
 //!     20     2  no-capture limit N (0: the plain game)
 //!     22     1  zstd level used (for the record)
-//!     23     1  flags (bit 0: captures resolve the slots whose best move is a capture)
+//!     23     1  flags (bit 0: the keys whose side to move has fewer stones are searched)
 //!     24     8  slot count (u64) = index size of the key
 //!     32     4  slots per block (u32)
 //!     36     4  reserved, zero

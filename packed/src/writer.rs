@@ -17,8 +17,8 @@ pub struct Layout {
     pub block_slots: u32,
     /// The zstd level (recorded in the header).
     pub level: u8,
-    /// See [`PackedHeader::captures_resolved`].
-    pub captures_resolved: bool,
+    /// See [`PackedHeader::weaker_searched`].
+    pub weaker_searched: bool,
 }
 
 pub struct PackWriter {
@@ -43,7 +43,7 @@ impl PackWriter {
         let Layout {
             block_slots,
             level,
-            captures_resolved,
+            weaker_searched,
         } = layout;
         let entries = slots(rules.board(), key);
         let path = path.as_ref();
@@ -66,7 +66,7 @@ impl PackWriter {
                 key,
                 kind,
                 level,
-                captures_resolved,
+                weaker_searched,
                 entries,
                 block_slots,
                 blocks: entries.div_ceil(block_slots as u64),

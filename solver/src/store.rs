@@ -62,19 +62,25 @@ impl Store {
         }
         #[cfg(feature = "packed")]
         if let Some(set) = &self.packed {
-            return set.path(key).exists();
+            return set.path(key).exists() || set.searched(key).unwrap_or(false);
         }
         false
     }
 
     /// Opens `key` for reading positions: its unpacked table when there is one (header, size
-    /// and key checked, not the checksum), else its packed set where accepted. A missing key
-    /// is the unpacked file's "not found" error.
+    /// and key checked, not the checksum), else its packed set where accepted (nothing to open
+    /// for a key the set answers by search). A missing key is the unpacked file's "not found"
+    /// error.
     pub fn open_reader(&self, key: Key) -> Result<(), DbError> {
         #[cfg(feature = "packed")]
         if let Some(set) = &self.packed {
-            if !self.path(key).exists() && set.path(key).exists() {
-                return set.open(key).map(|_| ());
+            if !self.path(key).exists() {
+                if set.path(key).exists() {
+                    return set.open(key).map(|_| ());
+                }
+                if set.searched(key)? {
+                    return Ok(());
+                }
             }
         }
         self.open(key, Checks { checksum: false })

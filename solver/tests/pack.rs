@@ -1,13 +1,14 @@
 //! Packed sets answer every position exactly as the tables they were packed from: values and
-//! outcomes with distances, with the don't-care slots (holes, captures) resolved by the
-//! reader; a damaged block is an error naming the file and the block, never a wrong answer.
+//! outcomes with distances, the keys left out (the side to move with fewer stones) searched
+//! by the reader; a damaged block or a missing file is an error naming the file, never a wrong
+//! answer.
 #![cfg(feature = "packed")]
 
 use morris_db::format::{Checks, DbError, Metric};
 use morris_db::{Index, Key, Outcome, Value};
 use morris_engine::Rules;
 use morris_packed::{packed_file_name, Kind, PackedTable};
-use morris_solver::pack::{capture_keys, pack_key, PackOptions, PackedSet};
+use morris_solver::pack::{is_searched, pack_key, PackOptions, PackedSet};
 use morris_solver::progress::Progress;
 use morris_solver::solve::{solve, steps, Job, Observer, Step, StepReport};
 use morris_solver::store::Store;
@@ -50,8 +51,20 @@ fn job(stones: u8, placement: bool) -> Job {
 }
 
 /// Solves a reduced game into `dir` and packs it into `out` (small blocks, so that keys
-/// span many blocks and the fill crosses block boundaries); returns its keys.
+/// span many blocks and the fill crosses block boundaries), leaving out the weaker side's
+/// keys in the plain game; returns its keys.
 fn solve_and_pack(dir: &Path, out: &Path, stones: u8, placement: bool, metric: Metric) -> Vec<Key> {
+    solve_and_pack_with(dir, out, stones, placement, metric, metric == Metric::Plain)
+}
+
+fn solve_and_pack_with(
+    dir: &Path,
+    out: &Path,
+    stones: u8,
+    placement: bool,
+    metric: Metric,
+    weaker_searched: bool,
+) -> Vec<Key> {
     let rules = rules(stones);
     let job = job(stones, placement);
     if metric != Metric::Plain {
@@ -68,29 +81,48 @@ fn solve_and_pack(dir: &Path, out: &Path, stones: u8, placement: bool, metric: M
         kinds: vec![Kind::Wdl, Kind::Distance],
         block_slots: 1000,
         level: 3,
+        weaker_searched,
     };
     for &key in &keys {
         store.open(key, Checks::default()).unwrap();
-        for k in capture_keys(&rules, key) {
-            if keys.contains(&k) {
-                store.open(k, Checks::default()).unwrap();
-            }
+        let packed = pack_key(&rules, metric, key, &store, out, &options);
+        if weaker_searched && is_searched(key) {
+            assert!(packed.is_err(), "{key} is refused in such a set");
+        } else {
+            packed.unwrap();
         }
-        pack_key(&rules, metric, key, &store, out, &options).unwrap();
     }
     keys
 }
 
 /// Every position of every key: the packed value and outcome equal the unpacked table's.
 fn check_every_position(dir: &Path, out: &Path, stones: u8, keys: &[Key], metric: Metric) {
+    check_every_position_with(dir, out, stones, keys, metric, metric == Metric::Plain)
+}
+
+fn check_every_position_with(
+    dir: &Path,
+    out: &Path,
+    stones: u8,
+    keys: &[Key],
+    metric: Metric,
+    weaker_searched: bool,
+) {
     let rules = rules(stones);
     let store = Store::with_metric(dir, rules, metric);
     let values: PackedSet<Value> = PackedSet::new(out, rules, metric);
     let outcomes: PackedSet<Outcome> = PackedSet::new(out, rules, metric);
-    let mut dont_cares = 0;
+    let mut searched = 0;
     for &key in keys {
         let (index, table) = store.load(key, Checks::default(), false).unwrap();
-        let (_, packed) = outcomes.open(key).unwrap();
+        let left_out = outcomes.searched(key).unwrap();
+        assert_eq!(left_out, values.searched(key).unwrap(), "{key}");
+        assert_eq!(
+            left_out,
+            weaker_searched && is_searched(key),
+            "{key}: the set leaves out exactly the weaker side, if any"
+        );
+        searched += left_out as usize;
         for slot in 0..index.size() {
             if index.is_hole(slot) {
                 continue;
@@ -106,9 +138,6 @@ fn check_every_position(dir: &Path, out: &Path, stones: u8, keys: &[Key], metric
                 expected.value(),
                 "{key} {slot}"
             );
-            if packed.outcome(slot).unwrap() != Some(expected) {
-                dont_cares += 1;
-            }
         }
         // A position read through the whole-position path lands on the same answer.
         let (us, them) = index.unindex(index.size() / 2);
@@ -120,12 +149,9 @@ fn check_every_position(dir: &Path, out: &Path, stones: u8, keys: &[Key], metric
         );
         assert_eq!(outcomes.get(&pos).unwrap(), store.outcome(&pos), "{key}");
     }
-    // The test exercises the resolution: some stored symbols differ from the slot's value.
-    if metric == Metric::Plain {
-        assert!(
-            dont_cares > 0,
-            "no don't-care slot was filled with another symbol"
-        );
+    // The test exercises the search: some keys have no file.
+    if weaker_searched {
+        assert!(searched > 0, "no key was left out");
     }
 }
 
@@ -138,6 +164,53 @@ fn three_and_four_stones_every_position() {
         );
         let keys = solve_and_pack(&dir, &out, stones, true, Metric::Plain);
         check_every_position(&dir, &out, stones, &keys, Metric::Plain);
+    }
+}
+
+#[test]
+fn both_sides_packed_every_position() {
+    let (dir, out) = (scratch("dbb"), scratch("pb"));
+    let keys = solve_and_pack_with(&dir, &out, 3, true, Metric::Plain, false);
+    check_every_position_with(&dir, &out, 3, &keys, Metric::Plain, false);
+}
+
+/// A key without a file is searched only where the set says it leaves such keys out: with
+/// the table its moves lead into gone, or in a set that packed every key, a missing file is
+/// an error naming it.
+#[test]
+fn a_missing_file_is_an_error_not_a_search() {
+    let rules = rules(4);
+    let pos = morris_engine::Position::parse("W:a1,d1,g1 B:a7,d7,g7,b4 w 0 0", &rules).unwrap();
+    // White to move with fewer stones: a key the plain set leaves out.
+    let key = morris_solver::key_of(&pos);
+    assert!(is_searched(key), "{key}");
+    for weaker_searched in [true, false] {
+        let (dir, out) = (
+            scratch(&format!("dbm{weaker_searched}")),
+            scratch(&format!("pm{weaker_searched}")),
+        );
+        solve_and_pack_with(&dir, &out, 4, false, Metric::Plain, weaker_searched);
+        let set: PackedSet<Outcome> = PackedSet::new(&out, rules, Metric::Plain);
+        let own = set.path(key);
+        let witness = set.path(key.swapped());
+        if weaker_searched {
+            assert!(!own.exists());
+            let expected = Store::new(&dir, rules);
+            expected.open(key, Checks::default()).unwrap();
+            assert_eq!(set.get(&pos).unwrap(), expected.outcome(&pos));
+            std::fs::remove_file(&witness).unwrap();
+        } else {
+            std::fs::remove_file(&own).unwrap();
+        }
+        let fresh: PackedSet<Outcome> = PackedSet::new(&out, rules, Metric::Plain);
+        match fresh.get(&pos) {
+            Err(e) => {
+                let message = e.to_string();
+                let name = own.file_name().unwrap().to_string_lossy().into_owned();
+                assert!(message.contains(&name), "{message}");
+            }
+            Ok(o) => panic!("a missing file answered {o}"),
+        }
     }
 }
 

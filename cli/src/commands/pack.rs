@@ -9,7 +9,7 @@ use morris_db::plan::bytes;
 use morris_db::{Key, Outcome, Value};
 use morris_packed::{Kind, PackedTable};
 use morris_solver::lock::DirLock;
-use morris_solver::pack::{capture_keys, pack_key, verify_key, PackOptions, PackedSet, Verified};
+use morris_solver::pack::{is_searched, pack_key, verify_key, PackOptions, PackedSet, Verified};
 use morris_solver::store::Store;
 
 /// Write the solved tables as packed sets: compressed blocks, one probe = one block
@@ -21,6 +21,10 @@ use morris_solver::store::Store;
 Keys already packed are skipped (rerun after an interruption). With --verify nothing is \
 written: every position of every packed key is compared with the unpacked tables (exit 1 on \
 any difference or damaged block).\n\n\
+In the plain game the keys whose side to move has fewer stones on the board get no file \
+(--sides stronger, the default): a reader answers their positions by a one-ply search into \
+the other keys, which halves the set. --sides both packs every key (one block read a \
+probe); under --moves-without-capture every key is packed.\n\n\
 Examples:\n  morris pack --db dbs/nine --out dbs/nine-packed\n  \
 morris pack --db dbs/nine --out dbs/nine-packed --verify\n  \
 morris pack --db dbs/s4 --stones 4 --out dbs/s4p --what wdl --block-slots 65536 --level 19"
@@ -40,6 +44,11 @@ pub struct Args {
     /// zstd level, 1 (fast) to 22 (small); above 9 packing is several times slower
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(i32).range(1..=22))]
     level: i32,
+    /// Which keys get a file: `stronger` leaves out the keys whose side to move has fewer
+    /// stones (searched by the reader), `both` packs every key [default: stronger in the plain
+    /// game, both under --moves-without-capture]
+    #[arg(long, value_parser = ["stronger", "both"])]
+    sides: Option<String>,
     /// Compare the packed sets in --out with --db instead of packing
     #[arg(long)]
     verify: bool,
@@ -71,7 +80,19 @@ pub fn run(args: Args) -> Result<(), Failure> {
             args.db.db.display()
         )));
     }
-    // Captures lead only into keys of the game (those reachable from the start).
+    let weaker_searched = match args.sides.as_deref() {
+        Some("both") => false,
+        Some(_) if metric != morris_db::Metric::Plain => {
+            return Err(Failure::input(
+                "--sides stronger is for the plain game: under --moves-without-capture a \
+                 position's distance to zeroing is not found by a one-ply search, so every key \
+                 is packed (--sides both)",
+            ))
+        }
+        _ => metric == morris_db::Metric::Plain,
+    };
+    // A searched key is checked through its children: they are keys of the game (those
+    // reachable from the start), within the subset's stones.
     let game = DbArgs {
         max_stones: None,
         only: None,
@@ -79,13 +100,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
         ..args.db.clone()
     }
     .keys(&rules)?;
-    let reads = |key: Key| -> Vec<Key> {
-        let mut v = vec![key];
-        v.extend(
-            capture_keys(&rules, key)
-                .into_iter()
-                .filter(|k| game.contains(k)),
-        );
+    let reads = |key: Key, searched: bool| -> Vec<Key> {
+        if !searched {
+            return vec![key];
+        }
+        let mut v = morris_solver::solve::reads(&rules, key);
+        v.retain(|k| *k == key || game.contains(k));
         v
     };
     if let Some(n) = args.latency {
@@ -102,6 +122,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         kinds: kinds.clone(),
         block_slots: args.block_slots,
         level: args.level,
+        weaker_searched,
     };
     let bars = Bars::new(keys.len() as u64, "keys");
     let start = Instant::now();
@@ -109,6 +130,15 @@ pub fn run(args: Args) -> Result<(), Failure> {
     for &key in &keys {
         bars.begin(&key.to_string());
         let slots = morris_db::slots(rules.board(), key);
+        if weaker_searched && is_searched(key) {
+            raw += slots;
+            bars.println(&format!(
+                "{key}: {} slots, no file: searched from the keys its moves lead into",
+                thousands(slots)
+            ));
+            bars.done(1);
+            continue;
+        }
         let todo: Vec<Kind> = kinds
             .iter()
             .copied()
@@ -119,7 +149,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             bars.done(1);
             continue;
         }
-        open_all(&mut src, &reads(key), max)?;
+        open_all(&mut src, &[key], max)?;
         let t = Instant::now();
         let options = PackOptions {
             kinds: todo,
@@ -179,7 +209,7 @@ fn verify(
     keys: &[Key],
     kinds: &[Kind],
     max: u8,
-    reads: impl Fn(Key) -> Vec<Key>,
+    reads: impl Fn(Key, bool) -> Vec<Key>,
 ) -> Result<(), Failure> {
     let rules = *src.rules();
     let values: PackedSet<Value> = PackedSet::new(&args.out, rules, src.metric());
@@ -188,7 +218,9 @@ fn verify(
     let mut bad = 0u64;
     for &key in keys {
         bars.begin(&key.to_string());
-        open_all(src, &reads(key), max)?;
+        let searched = outcomes.searched(key).map_err(Failure::failed)?
+            || values.searched(key).map_err(Failure::failed)?;
+        open_all(src, &reads(key, searched), max)?;
         for &kind in kinds {
             let t = Instant::now();
             let report: Verified = match kind {
@@ -258,12 +290,21 @@ fn latency(
     for &kind in kinds {
         let values: PackedSet<Value> = PackedSet::new(&args.out, rules, metric);
         let outcomes: PackedSet<Outcome> = PackedSet::new(&args.out, rules, metric);
+        let mut searched = Vec::with_capacity(keys.len());
         for &key in keys {
-            match kind {
-                Kind::Wdl => values.open(key).map(|_| ()),
-                Kind::Distance => outcomes.open(key).map(|_| ()),
+            let s = match kind {
+                Kind::Wdl => values.searched(key),
+                Kind::Distance => outcomes.searched(key),
             }
             .map_err(Failure::failed)?;
+            if !s {
+                match kind {
+                    Kind::Wdl => values.open(key).map(|_| ()),
+                    Kind::Distance => outcomes.open(key).map(|_| ()),
+                }
+                .map_err(Failure::failed)?;
+            }
+            searched.push(s);
         }
         let mut order: Vec<usize> = (0..samples.len()).collect();
         for pass in ["cold", "warm"] {
@@ -271,27 +312,47 @@ fn latency(
                 order.swap(i, (next() % (i as u64 + 1)) as usize);
             }
             let mut times = Vec::with_capacity(order.len());
+            let mut by_kind: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
             for &i in &order {
                 let (key, slot) = samples[i];
+                let key_searched = searched[keys.iter().position(|&k| k == key).unwrap_or(0)];
                 let t = Instant::now();
                 match kind {
                     Kind::Wdl => values.get_slot(key, slot).map(|_| ()),
                     Kind::Distance => outcomes.get_slot(key, slot).map(|_| ()),
                 }
                 .map_err(Failure::failed)?;
-                times.push(t.elapsed().as_nanos() as u64);
+                let ns = t.elapsed().as_nanos() as u64;
+                times.push(ns);
+                by_kind[key_searched as usize].push(ns);
             }
-            times.sort_unstable();
-            let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize] as f64 / 1000.0;
+            let summary = |times: &mut Vec<u64>| {
+                times.sort_unstable();
+                let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize] as f64 / 1000.0;
+                format!(
+                    "median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+                    at(0.5),
+                    at(0.99),
+                    at(1.0)
+                )
+            };
             println!(
-                "{} {pass}: {} probes over {} keys, median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+                "{} {pass}: {} probes over {} keys, {}",
                 kind.tag(),
                 times.len(),
                 keys.len(),
-                at(0.5),
-                at(0.99),
-                at(1.0)
+                summary(&mut times)
             );
+            if by_kind.iter().all(|t| !t.is_empty()) {
+                for (name, t) in ["stored", "searched"].iter().zip(by_kind.iter_mut()) {
+                    println!(
+                        "{} {pass}, keys {name}: {} probes, {}",
+                        kind.tag(),
+                        t.len(),
+                        summary(t)
+                    );
+                }
+            }
         }
     }
     Ok(())

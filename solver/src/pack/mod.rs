@@ -1,18 +1,20 @@
 //! Packing solved tables into compressed sets ([`morris_packed`]) and reading them back with
-//! the values their don't-care slots leave out.
+//! what the packer left out.
 //!
-//! A slot need not hold its own value when a reader can recover it cheaply: a hole of the
-//! index (no position maps to it), or, in the plain game, a position whose best move is a
-//! capture (the child is in a smaller key, so a one-ply search over the captures finds the
-//! value). Such a slot may hold any value no better than its best capture's; the reader
-//! takes the better of the two. The packer fills those slots with the previous slot's
-//! symbol where allowed, which lengthens the runs the compressor feeds on.
+//! Two things are left out. A hole of the index (no position maps to it) holds whatever
+//! continues the run before it, which lengthens the runs the compressor feeds on. And in the
+//! plain game the keys whose side to move has fewer stones on the board have no file at all
+//! ([`is_searched`]): the reader answers their positions by a one-ply search over tables that
+//! are there. Under the no-capture rule a position's distance to zeroing is not the minimax
+//! of its children's, so every key keeps its file there.
 
-mod captures;
 mod fill;
 mod reader;
+mod search;
+mod symbol;
 mod writer;
 
-pub use captures::{best_capture, capture_keys, Symbol};
 pub use reader::PackedSet;
+pub use search::{is_searched, search};
+pub use symbol::Symbol;
 pub use writer::{pack_key, verify_key, PackOptions, Packed, Verified};

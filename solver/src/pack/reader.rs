@@ -1,5 +1,5 @@
-//! A directory's packed set of one kind, opened lazily, answering positions with their
-//! don't-care slots resolved.
+//! A directory's packed set of one kind, opened lazily, answering every position: from its
+//! key's table, or for a key the set leaves out, by a one-ply search.
 
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
@@ -10,7 +10,8 @@ use morris_db::{Index, Key};
 use morris_engine::{Color, Position, Rules};
 use morris_packed::{packed_file_name, PackedTable};
 
-use super::captures::{best_capture, Symbol};
+use super::search::{is_searched, search};
+use super::symbol::Symbol;
 use crate::{key_of, key_slot, lost_already, KEY_SLOTS};
 
 /// The packed tables of kind `T::KIND` in a directory: `PackedSet<Outcome>` for the
@@ -21,6 +22,9 @@ pub struct PackedSet<T> {
     metric: Metric,
     /// By [`key_slot`].
     tables: Vec<OnceLock<(Index, PackedTable)>>,
+    /// By [`key_slot`]: whether the key is left out and searched (decided once per key, as
+    /// it asks the file system).
+    searched: Vec<OnceLock<bool>>,
     symbol: PhantomData<T>,
 }
 
@@ -31,6 +35,7 @@ impl<T: Symbol> PackedSet<T> {
             rules,
             metric,
             tables: (0..KEY_SLOTS).map(|_| OnceLock::new()).collect(),
+            searched: (0..KEY_SLOTS).map(|_| OnceLock::new()).collect(),
             symbol: PhantomData,
         }
     }
@@ -52,27 +57,47 @@ impl<T: Symbol> PackedSet<T> {
         Ok((index, table))
     }
 
-    /// The value of a position, its tables (and those its captures lead into, for a
-    /// don't-care slot) opened as needed.
+    /// True when the set leaves `key` out and answers it by search: the key has no file, its
+    /// side to move has fewer stones, and the table its quiet moves lead into says that the
+    /// set was packed so. A key missing otherwise is a missing file, not a searched key.
+    pub fn searched(&self, key: Key) -> Result<bool, DbError> {
+        let cell = &self.searched[key_slot(key)];
+        if let Some(&s) = cell.get() {
+            return Ok(s);
+        }
+        let s = is_searched(key) && !self.path(key).exists() && {
+            let witness = if key.us_hand > 0 {
+                Key::new(key.them, key.us + 1, key.them_hand, key.us_hand - 1)
+            } else {
+                key.swapped()
+            };
+            self.path(witness).exists() && self.open(witness)?.1.header().weaker_searched
+        };
+        let _ = cell.set(s);
+        Ok(s)
+    }
+
+    /// The value of a position, the tables it reads opened as needed.
     pub fn get(&self, pos: &Position) -> Result<T, DbError> {
         if lost_already(pos, &self.rules) {
             return Ok(T::LOST);
         }
         let key = key_of(pos);
-        let (index, _) = self.open(key)?;
-        self.get_slot(key, index.index(pos.us(), pos.them()))
+        if self.searched(key)? {
+            return search(pos, &self.rules, |child| self.get(child));
+        }
+        let (index, table) = self.open(key)?;
+        T::read(table, index.index(pos.us(), pos.them()))
     }
 
-    /// The value of slot `slot` of `key`, resolved.
+    /// The value of slot `slot` of `key` (a position of a searched key is searched).
     pub fn get_slot(&self, key: Key, slot: u64) -> Result<T, DbError> {
-        let (index, table) = self.open(key)?;
-        let stored = T::read(table, slot)?;
-        if !table.header().captures_resolved || stored == T::BEST {
-            return Ok(stored);
+        if self.searched(key)? {
+            let (us, them) = Index::new(self.rules.board(), key).unindex(slot);
+            let pos = Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
+            return self.get(&pos);
         }
-        let (us, them) = index.unindex(slot);
-        let pos = Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
-        let capture = best_capture(&pos, &self.rules, |child| self.get(child))?;
-        Ok(capture.map_or(stored, |c| c.min(stored)))
+        let (_, table) = self.open(key)?;
+        T::read(table, slot)
     }
 }

@@ -10,9 +10,10 @@ use morris_engine::{Color, Position, Rules};
 use morris_packed::{compress, packed_file_name, Kind, Layout, PackWriter};
 use rayon::prelude::*;
 
-use super::captures::{best_capture, Symbol};
-use super::fill::{fill, Freedom};
+use super::fill::fill;
 use super::reader::PackedSet;
+use super::search::{is_searched, search};
+use super::symbol::Symbol;
 use crate::Lookup;
 
 /// How to pack.
@@ -23,6 +24,9 @@ pub struct PackOptions {
     pub block_slots: u32,
     /// The zstd level (1 ..= 22).
     pub level: i32,
+    /// Leave out the keys whose side to move has fewer stones ([`is_searched`]; the plain
+    /// game only): [`pack_key`] refuses them, and every table written says so.
+    pub weaker_searched: bool,
 }
 
 /// One file written.
@@ -37,10 +41,8 @@ pub struct Packed {
 /// that the frames waiting to be written stay small.
 const GROUP: u64 = 256;
 
-/// Packs the table of `key`, read through `src` (the key and the keys its captures lead
-/// into must be open there), into `out` as one file per kind. Don't-care slots are decided
-/// here: holes everywhere, captures in the plain game (under the no-capture rule a capture's
-/// value depends on the counter, so slots keep their own values there).
+/// Packs the table of `key`, read through `src` (where it must be open), into `out` as one
+/// file per kind.
 pub fn pack_key(
     rules: &Rules,
     metric: Metric,
@@ -50,7 +52,17 @@ pub fn pack_key(
     options: &PackOptions,
 ) -> Result<Vec<Packed>, DbError> {
     let index = Index::new(rules.board(), key);
-    let resolve = metric == Metric::Plain;
+    let searched = options.weaker_searched;
+    if searched && (metric != Metric::Plain || is_searched(key)) {
+        return Err(DbError::InvalidData {
+            path: out.to_path_buf(),
+            detail: format!(
+                "key {key} is not packed in a set that leaves out the weaker side \
+                 (that set is for the plain game, without the keys whose side to move has \
+                 fewer stones)"
+            ),
+        });
+    }
     let level = options.level.clamp(1, 22);
     let mut writers = options
         .kinds
@@ -60,7 +72,7 @@ pub fn pack_key(
             let layout = Layout {
                 block_slots: options.block_slots,
                 level: level as u8,
-                captures_resolved: resolve,
+                weaker_searched: searched,
             };
             PackWriter::create(path, *rules, metric, key, kind, layout).map(|w| (kind, w))
         })
@@ -72,14 +84,7 @@ pub fn pack_key(
         let frames: Vec<Vec<Vec<u8>>> = (group..(group + GROUP).min(blocks))
             .into_par_iter()
             .map(|b| {
-                let slots = read_block(
-                    rules,
-                    key,
-                    &index,
-                    src,
-                    b * per..((b + 1) * per).min(n),
-                    resolve,
-                );
+                let slots = read_block(key, &index, src, b * per..((b + 1) * per).min(n));
                 options
                     .kinds
                     .iter()
@@ -108,58 +113,24 @@ pub fn pack_key(
         .collect()
 }
 
-/// What the packer knows of a slot.
-struct Slot {
-    hole: bool,
-    value: Outcome,
-    /// The mover's best capture, where captures resolve don't-cares.
-    capture: Option<Outcome>,
-}
-
-impl Slot {
-    const HOLE: Slot = Slot {
-        hole: true,
-        value: Outcome::Draw,
-        capture: None,
-    };
-}
-
-/// What the packer knows of the slots of `range`, positions visited in index order (one
-/// unrank per pattern class, not one per slot).
+/// The outcomes of the slots of `range` (`None` for a hole), positions visited in index
+/// order.
 fn read_block(
-    rules: &Rules,
     key: Key,
     index: &Index,
     src: &dyn Lookup,
     range: core::ops::Range<u64>,
-    resolve: bool,
-) -> Vec<Slot> {
-    let mut slots: Vec<Slot> = range.clone().map(|_| Slot::HOLE).collect();
-    let hands = [key.us_hand, key.them_hand];
-    index.for_each_class_in(range.clone(), |slot, us, them| {
-        let value = src.read(src.probe_slot(key, slot));
-        let capture = if resolve {
-            let pos = Position::from_sides(us, them, hands, Color::White);
-            let best = best_capture::<Outcome, Infallible>(&pos, rules, |c| Ok(src.outcome(c)));
-            best.unwrap_or_else(|never| match never {})
-        } else {
-            None
-        };
-        slots[(slot - range.start) as usize] = Slot {
-            hole: false,
-            value,
-            capture,
-        };
+) -> Vec<Option<Outcome>> {
+    let mut slots = vec![None; (range.end - range.start) as usize];
+    index.for_each_class_in(range.clone(), |slot, _, _| {
+        slots[(slot - range.start) as usize] = Some(src.read(src.probe_slot(key, slot)));
     });
     slots
 }
 
 /// One block of one kind, its don't-cares filled, compressed.
-fn frame<T: Symbol>(slots: &[Slot], level: i32) -> Vec<u8> {
-    let freedoms = slots
-        .iter()
-        .map(|s| Freedom::of(s.hole, T::of(s.value), s.capture.map(T::of)));
-    let symbols = fill(freedoms, T::of(Outcome::Draw));
+fn frame<T: Symbol>(slots: &[Option<Outcome>], level: i32) -> Vec<u8> {
+    let symbols = fill(slots.iter().map(|s| s.map(T::of)), T::of(Outcome::Draw));
     let (mut bytes, mut tail) = (Vec::with_capacity(symbols.len()), Vec::new());
     for s in symbols {
         s.encode(&mut bytes, &mut tail);
@@ -178,49 +149,53 @@ pub struct Verified {
     pub first: Option<(u64, String, String)>,
 }
 
-/// Every how many positions the check also goes through the packed reader's own resolution
-/// (children read from the packed set).
+/// Every how many positions the check also goes through the packed reader in full (children
+/// read from the packed set).
 const FULL_READ_EVERY: u64 = 997;
 
 /// Compares every position of `key` in the packed set with the table it was packed from
-/// (read through `src`): values for the value kind, outcomes with distances for the other.
-/// A don't-care is resolved with its captures read from `src`: the packed reader reads them
-/// from the packed set instead, which is the same once the keys they lie in are checked (every
-/// key of a run is), and a sample of positions goes through the packed reader in full. So the
-/// check costs what packing costs, not a block decode per capture. A damaged block is an
-/// error, not a mismatch.
+/// (read through `src`): values for the value kind, outcomes with distances for the other. A
+/// key the set leaves out is checked through the reader's own search with its children read
+/// from `src` (where they must be open): the packed reader reads them from the packed set
+/// instead, which is the same once the keys they lie in are checked (every key of a run is),
+/// and a sample of positions goes through the packed reader in full. So the check costs a
+/// forward search, not a block decode per child. A damaged block is an error, not a
+/// mismatch.
 pub fn verify_key<T: Symbol + std::fmt::Display>(
     rules: &Rules,
     key: Key,
     src: &dyn Lookup,
     packed: &PackedSet<T>,
 ) -> Result<Verified, DbError> {
-    let (_, table) = packed.open(key)?;
-    let resolved = table.header().captures_resolved;
+    let table = if packed.searched(key)? {
+        None
+    } else {
+        Some(packed.open(key)?.1)
+    };
     let index = Index::new(rules.board(), key);
     let hands = [key.us_hand, key.them_hand];
-    let parts: Vec<Verified> = (0..table.blocks())
+    let blocks = index.size().div_ceil(1 << 16);
+    let parts: Vec<Verified> = (0..blocks)
         .into_par_iter()
         .map(|b| {
             let mut v = Verified::default();
             let mut error = None;
-            index.for_each_class_in(table.block_slots(b), |slot, us, them| {
+            let range = b << 16..((b + 1) << 16).min(index.size());
+            index.for_each_class_in(range, |slot, us, them| {
                 if error.is_some() {
                     return;
                 }
                 v.checked += 1;
                 let expected = T::of(src.read(src.probe_slot(key, slot)));
-                let read = T::read(table, slot).and_then(|stored| {
-                    let got = if resolved && stored != T::BEST {
+                let read = match table {
+                    Some(table) => T::read(table, slot),
+                    None => {
                         let pos = Position::from_sides(us, them, hands, Color::White);
-                        let c = best_capture::<T, Infallible>(&pos, rules, |c| {
-                            Ok(T::of(src.outcome(c)))
-                        })
-                        .unwrap_or_else(|never| match never {});
-                        c.map_or(stored, |c| c.min(stored))
-                    } else {
-                        stored
-                    };
+                        let s = search::<T, Infallible>(&pos, rules, |c| Ok(T::of(src.outcome(c))));
+                        Ok(s.unwrap_or_else(|never| match never {}))
+                    }
+                }
+                .and_then(|got| {
                     if slot % FULL_READ_EVERY == 0 {
                         let full = packed.get_slot(key, slot)?;
                         if full != got {

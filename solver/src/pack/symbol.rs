@@ -1,0 +1,67 @@
+//! What a packed set stores per slot: outcomes with distances, or values alone.
+
+use morris_db::format::DbError;
+use morris_db::{Outcome, Value};
+use morris_packed::{encode_outcome, encode_value, Kind, PackedTable};
+
+/// A symbol of a packed set, read and written by the one code path that serves both kinds.
+pub trait Symbol: Copy + Eq + Send + Sync + 'static {
+    const KIND: Kind;
+    /// A position whose side to move has lost already.
+    const LOST: Self;
+    /// The symbol of an outcome.
+    fn of(outcome: Outcome) -> Self;
+    /// An outcome with this symbol, for the minimax rule (a value stands for any outcome of
+    /// that value: the rule's value does not depend on the distances).
+    fn outcome(self) -> Outcome;
+    /// The stored symbol of a slot of a packed table of [`Symbol::KIND`].
+    fn read(table: &PackedTable, slot: u64) -> Result<Self, DbError>;
+    /// Appends the symbol to a block's bytes (and its tail).
+    fn encode(self, bytes: &mut Vec<u8>, tail: &mut Vec<u8>);
+}
+
+impl Symbol for Outcome {
+    const KIND: Kind = Kind::Distance;
+    const LOST: Outcome = Outcome::Loss(0);
+
+    fn of(outcome: Outcome) -> Outcome {
+        outcome
+    }
+
+    fn outcome(self) -> Outcome {
+        self
+    }
+
+    fn read(table: &PackedTable, slot: u64) -> Result<Outcome, DbError> {
+        Ok(table.outcome(slot)?.expect("opened as an outcome table"))
+    }
+
+    fn encode(self, bytes: &mut Vec<u8>, tail: &mut Vec<u8>) {
+        encode_outcome(self, bytes, tail);
+    }
+}
+
+impl Symbol for Value {
+    const KIND: Kind = Kind::Wdl;
+    const LOST: Value = Value::Loss;
+
+    fn of(outcome: Outcome) -> Value {
+        outcome.value()
+    }
+
+    fn outcome(self) -> Outcome {
+        match self {
+            Value::Win => Outcome::Win(1),
+            Value::Draw => Outcome::Draw,
+            Value::Loss => Outcome::Loss(0),
+        }
+    }
+
+    fn read(table: &PackedTable, slot: u64) -> Result<Value, DbError> {
+        table.value(slot)
+    }
+
+    fn encode(self, bytes: &mut Vec<u8>, _tail: &mut Vec<u8>) {
+        encode_value(self, bytes);
+    }
+}
