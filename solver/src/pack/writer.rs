@@ -128,7 +128,7 @@ fn read_block(
     slots
 }
 
-/// One block of one kind, its don't-cares filled, compressed.
+/// One block of one kind, its holes filled, compressed.
 fn frame<T: Symbol>(slots: &[Option<Outcome>], level: i32) -> Vec<u8> {
     let symbols = fill(slots.iter().map(|s| s.map(T::of)), T::of(Outcome::Draw));
     let (mut bytes, mut tail) = (Vec::with_capacity(symbols.len()), Vec::new());
