@@ -2,7 +2,8 @@
 # Packs the solved databases of Nine Men's Morris (values and outcomes, zstd blocks), checks
 # every position of the packed sets against the unpacked tables, measures probe latency (cold
 # after dropping the page cache where the machine allows it, then warm), and writes
-# results/nine-packed.md. Resumable: keys already packed are skipped.
+# results/nine-packed.md (a subset: results/nine-packed-max<N>[-moving].md). Resumable: keys
+# already packed are skipped.
 #
 #   bash scripts/pack-full.sh                                # the whole game: dbs/nine -> dbs/nine-packed
 #   MAX_STONES=7 MOVING_ONLY=1 bash scripts/pack-full.sh     # a subset
@@ -21,9 +22,11 @@ SCOPE=(--max-stones "$MAX")
 [ -n "${MOVING_ONLY:-}" ] && SCOPE+=(--moving-only)
 cargo build --release -p morris
 BIN=target/release/morris
-SUFFIX=""
-[ "$SIDES" = both ] && SUFFIX=-both
-TAG="nine-packed-max$MAX${MOVING_ONLY:+-moving}$SUFFIX"
+# results/nine-packed.md for the whole game; a subset or the other layout gets its own name.
+SUBSET=""
+[ "$MAX" != 9 ] && SUBSET="-max$MAX"
+[ "$SIDES" = both ] && SUBSET="$SUBSET-both"
+TAG="nine-packed$SUBSET${MOVING_ONLY:+-moving}"
 LOG=results/$TAG.log
 
 start=$(date +%s)

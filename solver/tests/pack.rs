@@ -8,7 +8,7 @@ use morris_db::format::{Checks, DbError, Metric};
 use morris_db::{Index, Key, Outcome, Value};
 use morris_engine::Rules;
 use morris_packed::{packed_file_name, Kind, PackedTable};
-use morris_solver::pack::{is_searched, pack_key, PackOptions, PackedSet};
+use morris_solver::pack::{is_searched, pack_key, verify_key, PackOptions, PackedSet, Sets};
 use morris_solver::progress::Progress;
 use morris_solver::solve::{solve, steps, Job, Observer, Step, StepReport};
 use morris_solver::store::Store;
@@ -308,18 +308,28 @@ impl Lookup for Shifted<'_> {
 #[test]
 fn verify_reports_a_position_that_differs() {
     let (dir, out) = (scratch("dbv"), scratch("pv"));
-    let keys = solve_and_pack(&dir, &out, 3, false, Metric::Plain);
-    let rules = rules(3);
-    let key = *keys.last().unwrap();
+    let keys = solve_and_pack(&dir, &out, 4, false, Metric::Plain);
+    let rules = rules(4);
     let store = Store::new(&dir, rules);
     for k in &keys {
         store.open(*k, Checks::default()).unwrap();
     }
-    let index = Index::new(rules.board(), key);
-    let slot = (500..index.size()).find(|&s| !index.is_hole(s)).unwrap();
     let set: PackedSet<Outcome> = PackedSet::new(&out, rules, Metric::Plain);
-    let clean = morris_solver::pack::verify_key(&rules, key, &store, &set).unwrap();
-    assert_eq!((clean.mismatches, clean.checked > 0), (0, true));
-    let bad = morris_solver::pack::verify_key(&rules, key, &Shifted(&store, slot), &set).unwrap();
-    assert!(bad.mismatches >= 1, "{bad:?}");
+    let values: PackedSet<Value> = PackedSet::new(&out, rules, Metric::Plain);
+    let sets = Sets {
+        values: Some(&values),
+        outcomes: Some(&set),
+    };
+    // A key with a file and a key searched.
+    let stored = *keys.last().unwrap();
+    let searched = *keys.iter().find(|&&k| is_searched(k)).unwrap();
+    for key in [stored, searched] {
+        let index = Index::new(rules.board(), key);
+        let slot = (500..index.size()).find(|&s| !index.is_hole(s)).unwrap();
+        for report in verify_key(&rules, key, &store, sets).unwrap() {
+            assert_eq!((report.mismatches, report.checked > 0), (0, true), "{key}");
+        }
+        let [v, o] = verify_key(&rules, key, &Shifted(&store, slot), sets).unwrap();
+        assert!(v.mismatches >= 1 && o.mismatches >= 1, "{key}: {v:?} {o:?}");
+    }
 }

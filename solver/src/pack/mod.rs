@@ -17,4 +17,4 @@ mod writer;
 pub use reader::PackedSet;
 pub use search::{is_searched, search};
 pub use symbol::Symbol;
-pub use writer::{pack_key, verify_key, PackOptions, Packed, Verified};
+pub use writer::{pack_key, verify_key, PackOptions, Packed, Sets, Verified};

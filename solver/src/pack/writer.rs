@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use morris_db::format::{DbError, Metric};
 use morris_db::{Index, Key, Outcome, Value};
 use morris_engine::{Color, Position, Rules};
-use morris_packed::{compress, packed_file_name, Kind, Layout, PackWriter};
+use morris_packed::{compress, packed_file_name, Kind, Layout, PackWriter, PackedTable};
 use rayon::prelude::*;
 
 use super::fill::fill;
@@ -139,7 +139,7 @@ fn frame<T: Symbol>(slots: &[Option<Outcome>], level: i32) -> Vec<u8> {
     compress(&bytes, level)
 }
 
-/// The result of checking a packed key.
+/// The result of checking a packed key of one kind.
 #[derive(Clone, Debug, Default)]
 pub struct Verified {
     /// Positions (non-hole slots) compared.
@@ -149,69 +149,119 @@ pub struct Verified {
     pub first: Option<(u64, String, String)>,
 }
 
+impl Verified {
+    fn count<T: PartialEq + std::fmt::Display>(&mut self, slot: u64, expected: T, got: T) {
+        self.checked += 1;
+        if got != expected {
+            self.mismatches += 1;
+            self.first
+                .get_or_insert((slot, expected.to_string(), got.to_string()));
+        }
+    }
+
+    fn join(self, other: Verified) -> Verified {
+        Verified {
+            checked: self.checked + other.checked,
+            mismatches: self.mismatches + other.mismatches,
+            first: self.first.or(other.first),
+        }
+    }
+}
+
+/// The packed sets to check: values, outcomes, or both.
+#[derive(Copy, Clone)]
+pub struct Sets<'a> {
+    pub values: Option<&'a PackedSet<Value>>,
+    pub outcomes: Option<&'a PackedSet<Outcome>>,
+}
+
 /// Every how many positions the check also goes through the packed reader in full (children
 /// read from the packed set).
 const FULL_READ_EVERY: u64 = 997;
 
-/// Compares every position of `key` in the packed set with the table it was packed from
-/// (read through `src`): values for the value kind, outcomes with distances for the other. A
-/// key the set leaves out is checked through the reader's own search with its children read
-/// from `src` (where they must be open): the packed reader reads them from the packed set
-/// instead, which is the same once the keys they lie in are checked (every key of a run is),
-/// and a sample of positions goes through the packed reader in full. So the check costs a
-/// forward search, not a block decode per child. A damaged block is an error, not a
-/// mismatch.
-pub fn verify_key<T: Symbol + std::fmt::Display>(
+/// Positions checked by one task.
+const CHUNK: u64 = 1 << 16;
+
+/// Compares every position of `key` in the packed sets with the table they were packed from
+/// (read through `src`): values for the value set, outcomes with distances for the other;
+/// the reports in that order. A key the sets leave out is checked through the reader's own
+/// search, once for both kinds, with its children read from `src` (where they must be open):
+/// the packed reader reads them from the packed sets instead, which is the same once the keys
+/// they lie in are checked (every key of a run is), and a sample of positions goes through
+/// the packed readers in full. So the check costs one forward search, not a block decode per
+/// child. A damaged block is an error, not a mismatch.
+pub fn verify_key(
     rules: &Rules,
     key: Key,
     src: &dyn Lookup,
-    packed: &PackedSet<T>,
-) -> Result<Verified, DbError> {
-    let table = if packed.searched(key)? {
-        None
-    } else {
-        Some(packed.open(key)?.1)
-    };
+    sets: Sets,
+) -> Result<[Verified; 2], DbError> {
+    fn table<T: Symbol>(
+        set: Option<&PackedSet<T>>,
+        key: Key,
+    ) -> Result<Option<&PackedTable>, DbError> {
+        match set {
+            Some(set) if !set.searched(key)? => Ok(Some(set.open(key)?.1)),
+            _ => Ok(None),
+        }
+    }
+    /// What a set answers for a slot: its table's symbol, or the search's; in full through
+    /// the packed reader on the sample.
+    fn read<T: Symbol>(
+        set: &PackedSet<T>,
+        table: Option<&PackedTable>,
+        key: Key,
+        slot: u64,
+        searched: Outcome,
+    ) -> Result<T, DbError> {
+        let got = match table {
+            Some(t) => T::read(t, slot)?,
+            None => T::of(searched),
+        };
+        if slot.is_multiple_of(FULL_READ_EVERY) {
+            let full = set.get_slot(key, slot)?;
+            if full != got {
+                return Ok(full);
+            }
+        }
+        Ok(got)
+    }
+    let tables = (table(sets.values, key)?, table(sets.outcomes, key)?);
+    let search_needed = (sets.values.is_some() && tables.0.is_none())
+        || (sets.outcomes.is_some() && tables.1.is_none());
     let index = Index::new(rules.board(), key);
     let hands = [key.us_hand, key.them_hand];
-    let blocks = index.size().div_ceil(1 << 16);
-    let parts: Vec<Verified> = (0..blocks)
+    let parts: Vec<[Verified; 2]> = (0..index.size().div_ceil(CHUNK))
         .into_par_iter()
-        .map(|b| {
-            let mut v = Verified::default();
+        .map(|c| {
+            let mut v: [Verified; 2] = Default::default();
             let mut error = None;
-            let range = b << 16..((b + 1) << 16).min(index.size());
+            let range = c * CHUNK..((c + 1) * CHUNK).min(index.size());
             index.for_each_class_in(range, |slot, us, them| {
                 if error.is_some() {
                     return;
                 }
-                v.checked += 1;
-                let expected = T::of(src.read(src.probe_slot(key, slot)));
-                let read = match table {
-                    Some(table) => T::read(table, slot),
-                    None => {
-                        let pos = Position::from_sides(us, them, hands, Color::White);
-                        let s = search::<T, Infallible>(&pos, rules, |c| Ok(T::of(src.outcome(c))));
-                        Ok(s.unwrap_or_else(|never| match never {}))
+                let expected = src.read(src.probe_slot(key, slot));
+                let searched = if search_needed {
+                    let pos = Position::from_sides(us, them, hands, Color::White);
+                    let s = search::<Outcome, Infallible>(&pos, rules, |c| Ok(src.outcome(c)));
+                    s.unwrap_or_else(|never| match never {})
+                } else {
+                    expected
+                };
+                let mut check = || -> Result<(), DbError> {
+                    if let Some(set) = sets.values {
+                        let got: Value = read(set, tables.0, key, slot, searched)?;
+                        v[0].count(slot, expected.value(), got);
                     }
-                }
-                .and_then(|got| {
-                    if slot % FULL_READ_EVERY == 0 {
-                        let full = packed.get_slot(key, slot)?;
-                        if full != got {
-                            return Ok(full);
-                        }
+                    if let Some(set) = sets.outcomes {
+                        let got: Outcome = read(set, tables.1, key, slot, searched)?;
+                        v[1].count(slot, expected, got);
                     }
-                    Ok(got)
-                });
-                match read {
-                    Ok(got) if got == expected => {}
-                    Ok(got) => {
-                        v.mismatches += 1;
-                        v.first
-                            .get_or_insert((slot, expected.to_string(), got.to_string()));
-                    }
-                    Err(e) => error = Some(e),
+                    Ok(())
+                };
+                if let Err(e) = check() {
+                    error = Some(e);
                 }
             });
             error.map_or(Ok(v), Err)
@@ -219,9 +269,7 @@ pub fn verify_key<T: Symbol + std::fmt::Display>(
         .collect::<Result<_, DbError>>()?;
     Ok(parts
         .into_iter()
-        .fold(Verified::default(), |a, b| Verified {
-            checked: a.checked + b.checked,
-            mismatches: a.mismatches + b.mismatches,
-            first: a.first.or(b.first),
+        .fold(Default::default(), |[a0, a1], [b0, b1]| {
+            [a0.join(b0), a1.join(b1)]
         }))
 }
