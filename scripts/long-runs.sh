@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# The long runs that the open issues wait for, chained in the order they depend on each other,
-# for a machine that stays up for a day (or is kept between sessions): the plain Nine Men's
-# Morris (both phases), the no-capture rule at N = 50 and 100 over the whole game (issue 11;
-# one results file for both), the whole game packed (issue 13), then the moving phase of
-# Twelve Men's Morris (issue 15). Every step is resumable, so after an interruption the same
-# command goes on where it stopped; a step that finds its output complete takes seconds. At
-# nice 19 throughout: run it in the background and work beside it.
+# The long runs that the open issues wait for, for a machine that stays up for a day (or is
+# kept between sessions): the plain Nine Men's Morris (both phases, which the others read),
+# then the shortest first: the whole game packed (issue 13, about an hour), the moving phase
+# of Twelve Men's Morris (issue 15, about three hours), the no-capture rule at N = 50 and 100
+# over the whole game (issue 11, the longest; one results file for both). Every step is
+# resumable, verification included (journals of the keys that passed), so after an
+# interruption the same command goes on where it stopped; a step that finds its output
+# complete takes seconds. At nice 19 throughout: run it in the background and work beside it.
 #
 #   nohup bash scripts/long-runs.sh > dbs/long-runs.log 2>&1 &
 #   MORRIS_DB=/big/disk/nine TWELVE_DB=/big/disk/twelve bash scripts/long-runs.sh
-#   STEPS="plain nocapture" bash scripts/long-runs.sh     # some steps only
+#   STEPS="plain pack" bash scripts/long-runs.sh     # some steps only
 #
 # Disk, about: plain 26 GiB, each N 14 GiB, packed 3 GiB, Twelve 15.6 GiB (tables are written
 # atomically, so a full disk stops a step with an error and loses no finished table).
@@ -17,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DB=${MORRIS_DB:-dbs/nine}
 TWELVE_DB=${TWELVE_DB:-dbs/twelve}
-STEPS=${STEPS:-"plain nocapture pack twelve"}
+STEPS=${STEPS:-"plain pack twelve nocapture"}
 mkdir -p "$DB"
 
 step() {
@@ -36,6 +37,6 @@ for s in $STEPS; do
             step nocapture env MORRIS_DB="$DB" LIMITS="50 100" bash scripts/solve-nocapture.sh ;;
         pack) step pack env MORRIS_DB="$DB" PACKED="$DB-packed" bash scripts/pack-full.sh ;;
         twelve) step twelve env MORRIS_DB="$TWELVE_DB" bash scripts/solve-twelve.sh ;;
-        *) echo "unknown step $s (plain nocapture pack twelve)" >&2; exit 2 ;;
+        *) echo "unknown step $s (plain pack twelve nocapture)" >&2; exit 2 ;;
     esac
 done

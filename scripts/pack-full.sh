@@ -35,7 +35,9 @@ nice $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --level "$LEVEL" --block-sl
 pack_s=$(( $(date +%s) - start ))
 
 start=$(date +%s)
-$BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --verify 2>&1 | tr '\r' '\n' \
+# Resumable: the journal records the keys that passed.
+$BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --verify --journal "$OUT/verify-$TAG.journal" \
+  2>&1 | tr '\r' '\n' \
   | grep -E 'checked|verified|differ|damaged' | tail -1 | tee -a "$LOG"
 verify_s=$(( $(date +%s) - start ))
 

@@ -32,7 +32,11 @@ $BIN solve --db "$DB" --max-stones "$MAX" | tee "$OUT/$TAG-solve.log"
 solve_s=$(( $(date +%s) - start ))
 
 start=$(date +%s)
-$BIN verify --db "$DB" --max-stones "$MAX" | tee "$OUT/$TAG-verify.log"
+# Resumable too: the journal records the keys that passed (with their tables' checksums), and
+# the log goes on across interrupted runs (a fresh journal starts a fresh log).
+JOURNAL="$DB/verify-$TAG.journal"
+[ -f "$JOURNAL" ] || : > "$OUT/$TAG-verify.log"
+$BIN verify --db "$DB" --max-stones "$MAX" --journal "$JOURNAL" | tee -a "$OUT/$TAG-verify.log"
 verify_s=$(( $(date +%s) - start ))
 
 $BIN stats --db "$DB" --max-stones "$MAX" | tee "$OUT/$TAG-stats.txt"

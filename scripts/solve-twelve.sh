@@ -35,7 +35,11 @@ nice -n 19 $BIN solve --db "$DB" "${GAME[@]}" "${THREADS_OPT[@]}" | tee "$OUT/$T
 solve_s=$(( $(date +%s) - start ))
 
 start=$(date +%s)
-nice -n 19 $BIN verify --db "$DB" "${GAME[@]}" "${THREADS_OPT[@]}" | tee "$OUT/$TAG-verify.log"
+# Resumable: the journal records the keys that passed; the log goes on across interrupted runs.
+JOURNAL="$DB/verify-$TAG.journal"
+[ -f "$JOURNAL" ] || : > "$OUT/$TAG-verify.log"
+nice -n 19 $BIN verify --db "$DB" "${GAME[@]}" "${THREADS_OPT[@]}" --journal "$JOURNAL" \
+  | tee -a "$OUT/$TAG-verify.log"
 verify_s=$(( $(date +%s) - start ))
 
 nice -n 19 $BIN stats --db "$DB" "${GAME[@]}" | tee "$OUT/$TAG-stats.txt"

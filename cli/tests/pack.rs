@@ -49,6 +49,22 @@ fn pack_verify_query_resume_and_errors() {
     let o = morris(&[&pack[..], &["--verify"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("verified"));
+    // With a journal, a second run skips every key checked before.
+    let journal = db.join("pack.journal");
+    let with_journal = [
+        &pack[..],
+        &["--verify", "--journal", journal.to_str().unwrap()],
+    ]
+    .concat();
+    for run in 0..2 {
+        let o = morris(&with_journal);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let all = format!("{}{}", stdout(&o), stderr(&o));
+        let keys = std::fs::read_to_string(&journal).unwrap().lines().count();
+        assert_eq!(keys, 18, "the 4-stone game's keys, one line each");
+        let skipped = all.matches("verified before (journal)").count();
+        assert_eq!(skipped, run * keys, "{all}");
+    }
 
     // The same query, text and JSON, from either directory, of a position with a file and
     // of one searched.

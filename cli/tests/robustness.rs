@@ -321,3 +321,54 @@ fn option_bounds_are_one_line_errors_with_exit_2() {
     }
     let _ = std::fs::remove_dir_all(dir.parent().unwrap());
 }
+
+/// An interrupted verification goes on where it stopped: `--journal` records the keys that
+/// pass with the checksums of the tables they were checked against, a rerun skips exactly
+/// those, a key whose record no longer matches is checked again, and a damaged journal is an
+/// error naming it.
+#[test]
+fn verify_journal_resumes_and_rechecks_changed_keys() {
+    let db = scratch("journal-db");
+    let d = db.to_str().unwrap();
+    let o = morris(&["solve", "--stones", "4", "--moving-only", "--db", d]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let journal = db.join("verify.journal");
+    let j = journal.to_str().unwrap();
+    let verify = [
+        "verify",
+        "--stones",
+        "4",
+        "--moving-only",
+        "--db",
+        d,
+        "--journal",
+        j,
+    ];
+    let o = morris(&verify);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(text.lines().count(), 4, "one line a key: {text}");
+    let o = morris(&verify);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert_eq!(all.matches("verified before (journal)").count(), 4, "{all}");
+    // A record whose stamp no longer matches (a table rebuilt since): that key again.
+    let first = text.lines().next().unwrap();
+    let (check, _) = first.split_once('\t').unwrap();
+    let changed = text.replacen(first, &format!("{check}\t0000000000000000"), 1);
+    std::fs::write(&journal, changed).unwrap();
+    let o = morris(&verify);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let all = format!("{}{}", stdout(&o), stderr(&o));
+    assert_eq!(all.matches("verified before (journal)").count(), 3, "{all}");
+    assert!(all.contains("classes checked"), "{all}");
+    // A damaged journal: exit 1 naming the file and the line.
+    std::fs::write(&journal, "no tab here\n").unwrap();
+    let o = morris(&verify);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("verify.journal") && stderr(&o).contains("line 1"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -4,6 +4,7 @@
 mod batch;
 mod cells;
 pub mod exits;
+pub mod journal;
 pub mod lock;
 pub mod memory;
 #[cfg(feature = "packed")]

@@ -8,6 +8,7 @@ use crate::Failure;
 use morris_db::plan::bytes;
 use morris_db::{Key, Outcome, Value};
 use morris_packed::{Kind, PackedTable};
+use morris_solver::journal::{stamp, Journal};
 use morris_solver::lock::DirLock;
 use morris_solver::pack::{is_searched, pack_key, verify_key, PackOptions, PackedSet, Sets};
 use morris_solver::store::Store;
@@ -52,6 +53,10 @@ pub struct Args {
     /// Compare the packed sets in --out with --db instead of packing
     #[arg(long)]
     verify: bool,
+    /// With --verify: record the keys that pass here, and skip those recorded with unchanged
+    /// tables (an interrupted check goes on where it stopped)
+    #[arg(long, value_name = "FILE", requires = "verify")]
+    journal: Option<PathBuf>,
     /// Measure probe latency instead of packing: N random positions of every packed key,
     /// probed once cold (first touch) and once warm, median and 99th percentile
     #[arg(long, value_name = "N", conflicts_with = "verify")]
@@ -214,13 +219,54 @@ fn verify(
     let rules = *src.rules();
     let values: PackedSet<Value> = PackedSet::new(&args.out, rules, src.metric());
     let outcomes: PackedSet<Outcome> = PackedSet::new(&args.out, rules, src.metric());
+    let mut journal = args
+        .journal
+        .as_ref()
+        .map(Journal::open)
+        .transpose()
+        .map_err(Failure::failed)?;
     let bars = Bars::new(keys.len() as u64, "keys");
     let mut bad = 0u64;
     for &key in keys {
-        bars.begin(&key.to_string());
         let searched = outcomes.searched(key).map_err(Failure::failed)?
             || values.searched(key).map_err(Failure::failed)?;
-        open_all(src, &reads(key, searched), max)?;
+        let read = reads(key, searched);
+        open_all(src, &read, max)?;
+        // The check is of these kinds, against these unpacked tables and these packed files.
+        let mut sums: Vec<u64> = read
+            .iter()
+            .filter_map(|&k| src.table(k))
+            .map(|(_, t)| t.header().checksum)
+            .collect();
+        if !searched {
+            for &kind in kinds {
+                sums.push(
+                    match kind {
+                        Kind::Wdl => values.open(key).map(|(_, t)| t.header().checksum),
+                        Kind::Distance => outcomes.open(key).map(|(_, t)| t.header().checksum),
+                    }
+                    .map_err(Failure::failed)?,
+                );
+            }
+        }
+        let tags: Vec<&str> = kinds.iter().map(|k| k.tag()).collect();
+        let check = format!(
+            "pack --verify {} {} {}",
+            args.out.display(),
+            tags.join("+"),
+            src.path(key)
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+        );
+        let stamp = stamp(sums);
+        if journal.as_ref().is_some_and(|j| j.passed(&check, &stamp)) {
+            bars.println(&format!("{key}: verified before (journal), skipped"));
+            bars.done(1);
+            continue;
+        }
+        bars.begin(&key.to_string());
+        let mismatches_before = bad;
         let t = Instant::now();
         let sets = Sets {
             values: kinds.contains(&Kind::Wdl).then_some(&values),
@@ -244,6 +290,11 @@ fn verify(
                 ));
             }
             bad += report.mismatches;
+        }
+        if bad == mismatches_before {
+            if let Some(j) = journal.as_mut() {
+                j.record(&check, &stamp).map_err(Failure::failed)?;
+            }
         }
         bars.done(1);
         src.close_all();

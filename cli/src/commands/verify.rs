@@ -4,6 +4,7 @@ use crate::Failure;
 use morris_db::format::Checks;
 use morris_db::Key;
 use morris_engine::{Color, Position};
+use morris_solver::journal::{stamp, Journal};
 use morris_solver::solve::reads;
 use morris_solver::store::Store;
 use morris_solver::tablebase::build_command_for;
@@ -13,7 +14,11 @@ use morris_solver::verify::verify_key;
 #[derive(clap::Args)]
 #[command(
     after_help = "Exit code 1 when any stored value disagrees with its successors.\n\n\
-Examples:\n  morris verify --db dbs/nine\n  morris verify --db dbs/nine --only 4-3"
+With --journal FILE every key that passes is recorded in FILE with the checksums of the \
+tables it was checked against, and a rerun with the same FILE skips the keys recorded with \
+unchanged tables: an interrupted verification goes on where it stopped.\n\n\
+Examples:\n  morris verify --db dbs/nine\n  morris verify --db dbs/nine --only 4-3\n  \
+morris verify --db dbs/nine --journal dbs/nine/verify.journal"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -24,6 +29,9 @@ pub struct Args {
     /// Mismatches printed per key at most
     #[arg(long, default_value_t = 20)]
     limit: usize,
+    /// Record the keys that pass here, and skip those recorded with unchanged tables
+    #[arg(long, value_name = "FILE")]
+    journal: Option<std::path::PathBuf>,
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -45,10 +53,32 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let max = args.db.max_stones(&rules)?;
     let keys = args.db.keys(&rules)?;
     let mut store = Store::with_metric(&args.db.db, rules, args.rules.metric());
+    let mut journal = args
+        .journal
+        .as_ref()
+        .map(Journal::open)
+        .transpose()
+        .map_err(Failure::failed)?;
     let bars = Bars::new(keys.len() as u64, "keys");
     let mut bad_total = 0;
     for key in keys {
-        open_all(&mut store, &reads(&rules, key), max)?;
+        let read = reads(&rules, key);
+        open_all(&mut store, &read, max)?;
+        let file = store.path(key);
+        let check = format!(
+            "verify {}",
+            file.file_name().unwrap_or_default().to_string_lossy()
+        );
+        let stamp = stamp(
+            read.iter()
+                .filter_map(|&k| store.table(k))
+                .map(|(_, t)| t.header().checksum),
+        );
+        if journal.as_ref().is_some_and(|j| j.passed(&check, &stamp)) {
+            bars.println(&format!("{key}: verified before (journal), skipped"));
+            bars.done(1);
+            continue;
+        }
         bars.begin(&key.to_string());
         let start = std::time::Instant::now();
         let r = verify_key(&rules, store.metric(), key, &store, args.limit, &bars);
@@ -72,6 +102,11 @@ pub fn run(args: Args) -> Result<(), Failure> {
             ));
         }
         bad_total += r.mismatch_count;
+        if r.mismatch_count == 0 {
+            if let Some(j) = journal.as_mut() {
+                j.record(&check, &stamp).map_err(Failure::failed)?;
+            }
+        }
     }
     bars.finish();
     if bad_total > 0 {
