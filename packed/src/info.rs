@@ -105,6 +105,9 @@ pub fn render(infos: &[PackedInfo]) -> String {
                     len as f64 * 8.0 / h.entries.max(1) as f64,
                     h.checksum
                 );
+                if h.weaker_searched {
+                    out.push_str(", in a set without the weaker side's keys (searched)");
+                }
                 if info.unfinished {
                     out.push_str(" -- UNFINISHED: a temporary file left by an interrupted write");
                 }

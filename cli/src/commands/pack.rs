@@ -1,14 +1,14 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::commands::verify::open_all;
+use crate::commands::verify::{open_all, open_journal};
 use crate::options::{thousands, threads, DbArgs, RuleArgs};
 use crate::progress::Bars;
 use crate::Failure;
 use morris_db::plan::bytes;
 use morris_db::{Key, Outcome, Value};
 use morris_packed::{Kind, PackedTable};
-use morris_solver::journal::{stamp, Journal};
+use morris_solver::journal::stamp;
 use morris_solver::lock::DirLock;
 use morris_solver::pack::{is_searched, pack_key, verify_key, PackOptions, PackedSet, Sets};
 use morris_solver::store::Store;
@@ -219,12 +219,7 @@ fn verify(
     let rules = *src.rules();
     let values: PackedSet<Value> = PackedSet::new(&args.out, rules, src.metric());
     let outcomes: PackedSet<Outcome> = PackedSet::new(&args.out, rules, src.metric());
-    let mut journal = args
-        .journal
-        .as_ref()
-        .map(Journal::open)
-        .transpose()
-        .map_err(Failure::failed)?;
+    let mut journal = open_journal(args.journal.as_deref())?;
     let bars = Bars::new(keys.len() as u64, "keys");
     let mut bad = 0u64;
     for &key in keys {

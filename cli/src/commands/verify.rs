@@ -47,18 +47,18 @@ pub fn open_all(store: &mut Store, keys: &[Key], max_stones: u8) -> Result<(), F
     Ok(())
 }
 
+/// The journal of `--journal`, if given (a missing file is an empty journal).
+pub fn open_journal(path: Option<&std::path::Path>) -> Result<Option<Journal>, Failure> {
+    path.map(Journal::open).transpose().map_err(Failure::failed)
+}
+
 pub fn run(args: Args) -> Result<(), Failure> {
     let rules = args.rules.rules()?;
     threads(args.threads)?;
     let max = args.db.max_stones(&rules)?;
     let keys = args.db.keys(&rules)?;
     let mut store = Store::with_metric(&args.db.db, rules, args.rules.metric());
-    let mut journal = args
-        .journal
-        .as_ref()
-        .map(Journal::open)
-        .transpose()
-        .map_err(Failure::failed)?;
+    let mut journal = open_journal(args.journal.as_deref())?;
     let bars = Bars::new(keys.len() as u64, "keys");
     let mut bad_total = 0;
     for key in keys {
