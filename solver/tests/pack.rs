@@ -6,7 +6,7 @@
 
 use morris_db::format::{Checks, DbError, Metric};
 use morris_db::{Index, Key, Outcome, Value};
-use morris_engine::Rules;
+use morris_engine::{Game, Rules};
 use morris_packed::{packed_file_name, Kind, PackedTable};
 use morris_solver::pack::{is_searched, pack_key, verify_key, PackOptions, PackedSet, Sets};
 use morris_solver::progress::Progress;
@@ -54,19 +54,25 @@ fn job(stones: u8, placement: bool) -> Job {
 /// span many blocks and the fill crosses block boundaries), leaving out the weaker side's
 /// keys in the plain game; returns its keys.
 fn solve_and_pack(dir: &Path, out: &Path, stones: u8, placement: bool, metric: Metric) -> Vec<Key> {
-    solve_and_pack_with(dir, out, stones, placement, metric, metric == Metric::Plain)
+    solve_and_pack_with(
+        dir,
+        out,
+        rules(stones),
+        placement,
+        metric,
+        metric == Metric::Plain,
+    )
 }
 
 fn solve_and_pack_with(
     dir: &Path,
     out: &Path,
-    stones: u8,
+    rules: Rules,
     placement: bool,
     metric: Metric,
     weaker_searched: bool,
 ) -> Vec<Key> {
-    let rules = rules(stones);
-    let job = job(stones, placement);
+    let job = job(rules.stones, placement);
     if metric != Metric::Plain {
         solve(&mut Store::new(dir, rules), &job, &Quiet).unwrap();
     }
@@ -97,18 +103,24 @@ fn solve_and_pack_with(
 
 /// Every position of every key: the packed value and outcome equal the unpacked table's.
 fn check_every_position(dir: &Path, out: &Path, stones: u8, keys: &[Key], metric: Metric) {
-    check_every_position_with(dir, out, stones, keys, metric, metric == Metric::Plain)
+    check_every_position_with(
+        dir,
+        out,
+        rules(stones),
+        keys,
+        metric,
+        metric == Metric::Plain,
+    )
 }
 
 fn check_every_position_with(
     dir: &Path,
     out: &Path,
-    stones: u8,
+    rules: Rules,
     keys: &[Key],
     metric: Metric,
     weaker_searched: bool,
 ) {
-    let rules = rules(stones);
     let store = Store::with_metric(dir, rules, metric);
     let values: PackedSet<Value> = PackedSet::new(out, rules, metric);
     let outcomes: PackedSet<Outcome> = PackedSet::new(out, rules, metric);
@@ -167,11 +179,35 @@ fn three_and_four_stones_every_position() {
     }
 }
 
+/// The other games of the family, whose rules differ where a search could go wrong: a full
+/// board with no move (tic-tac-toe), a line that wins at once (Three Men's Morris), no flying
+/// (Six Men's Morris), placing or sliding (Lasker Morris).
+#[test]
+fn every_game_every_position() {
+    for (game, stones) in [
+        (Game::TicTacToe, None),
+        (Game::Three, None),
+        (Game::Six, None),
+        (Game::Lasker, Some(3)),
+    ] {
+        let mut rules = Rules::standard(game);
+        if let Some(n) = stones {
+            rules = rules.with_stones(n).unwrap();
+        }
+        let (dir, out) = (
+            scratch(&format!("dbg{game:?}")),
+            scratch(&format!("pg{game:?}")),
+        );
+        let keys = solve_and_pack_with(&dir, &out, rules, true, Metric::Plain, true);
+        check_every_position_with(&dir, &out, rules, &keys, Metric::Plain, true);
+    }
+}
+
 #[test]
 fn both_sides_packed_every_position() {
     let (dir, out) = (scratch("dbb"), scratch("pb"));
-    let keys = solve_and_pack_with(&dir, &out, 3, true, Metric::Plain, false);
-    check_every_position_with(&dir, &out, 3, &keys, Metric::Plain, false);
+    let keys = solve_and_pack_with(&dir, &out, rules(3), true, Metric::Plain, false);
+    check_every_position_with(&dir, &out, rules(3), &keys, Metric::Plain, false);
 }
 
 /// A key without a file is searched only where the set says it leaves such keys out: with
@@ -189,7 +225,7 @@ fn a_missing_file_is_an_error_not_a_search() {
             scratch(&format!("dbm{weaker_searched}")),
             scratch(&format!("pm{weaker_searched}")),
         );
-        solve_and_pack_with(&dir, &out, 4, false, Metric::Plain, weaker_searched);
+        solve_and_pack_with(&dir, &out, rules, false, Metric::Plain, weaker_searched);
         let set: PackedSet<Outcome> = PackedSet::new(&out, rules, Metric::Plain);
         let own = set.path(key);
         let witness = set.path(key.swapped());

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use morris_db::format::{DbError, Metric};
+use morris_db::plan::{children, Via};
 use morris_db::{Index, Key};
 use morris_engine::{Color, Position, Rules};
 use morris_packed::{packed_file_name, PackedTable};
@@ -59,20 +60,23 @@ impl<T: Symbol> PackedSet<T> {
 
     /// True when the set leaves `key` out and answers it by search: the key has no file, its
     /// side to move has fewer stones, and the table its quiet moves lead into says that the
-    /// set was packed so. A key missing otherwise is a missing file, not a searched key.
+    /// set was packed so. A key missing otherwise is a missing file, not a searched key. A key
+    /// whose positions have no move at all (a full board) reads no table when searched, so
+    /// its answer is exact whatever the set.
     pub fn searched(&self, key: Key) -> Result<bool, DbError> {
         let cell = &self.searched[key_slot(key)];
         if let Some(&s) = cell.get() {
             return Ok(s);
         }
-        let s = is_searched(key) && !self.path(key).exists() && {
-            let witness = if key.us_hand > 0 {
-                Key::new(key.them, key.us + 1, key.them_hand, key.us_hand - 1)
-            } else {
-                key.swapped()
+        let quiet = children(&self.rules, key)
+            .into_iter()
+            .find(|e| matches!(e.via, Via::Place | Via::Slide));
+        let s = is_searched(key)
+            && !self.path(key).exists()
+            && match quiet {
+                None => true,
+                Some(e) => self.path(e.to).exists() && self.open(e.to)?.1.header().weaker_searched,
             };
-            self.path(witness).exists() && self.open(witness)?.1.header().weaker_searched
-        };
         let _ = cell.set(s);
         Ok(s)
     }
