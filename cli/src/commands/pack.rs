@@ -323,8 +323,9 @@ fn latency(
         state ^= state << 17;
         state
     };
-    let mut samples: Vec<(Key, u64)> = Vec::new();
-    for &key in keys {
+    // By the key's place in `keys`, so that the key's layout is at hand for each probe.
+    let mut samples: Vec<(usize, u64)> = Vec::new();
+    for (k, &key) in keys.iter().enumerate() {
         let index = morris_db::Index::new(rules.board(), key);
         for _ in 0..n {
             let slot = loop {
@@ -333,7 +334,7 @@ fn latency(
                     break s;
                 }
             };
-            samples.push((key, slot));
+            samples.push((k, slot));
         }
     }
     for &kind in kinds {
@@ -363,8 +364,8 @@ fn latency(
             let mut times = Vec::with_capacity(order.len());
             let mut by_kind: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
             for &i in &order {
-                let (key, slot) = samples[i];
-                let key_searched = searched[keys.iter().position(|&k| k == key).unwrap_or(0)];
+                let (k, slot) = samples[i];
+                let key = keys[k];
                 let t = Instant::now();
                 match kind {
                     Kind::Wdl => values.get_slot(key, slot).map(|_| ()),
@@ -373,7 +374,7 @@ fn latency(
                 .map_err(Failure::failed)?;
                 let ns = t.elapsed().as_nanos() as u64;
                 times.push(ns);
-                by_kind[key_searched as usize].push(ns);
+                by_kind[searched[k] as usize].push(ns);
             }
             let summary = |times: &mut Vec<u64>| {
                 times.sort_unstable();

@@ -205,18 +205,18 @@ pub fn verify_key(
             _ => Ok(None),
         }
     }
-    /// What a set answers for a slot: its table's symbol, or the search's; in full through
-    /// the packed reader on the sample.
+    /// What a set answers for a slot: its table's symbol, or without a table the search's;
+    /// in full through the packed reader on the sample.
     fn read<T: Symbol>(
         set: &PackedSet<T>,
         table: Option<&PackedTable>,
         key: Key,
         slot: u64,
-        searched: Outcome,
+        searched: Option<Outcome>,
     ) -> Result<T, DbError> {
         let got = match table {
             Some(t) => T::read(t, slot)?,
-            None => T::of(searched),
+            None => T::of(searched.expect("a key without a table is searched")),
         };
         if slot.is_multiple_of(FULL_READ_EVERY) {
             let full = set.get_slot(key, slot)?;
@@ -242,13 +242,11 @@ pub fn verify_key(
                     return;
                 }
                 let expected = src.read(src.probe_slot(key, slot));
-                let searched = if search_needed {
+                let searched = search_needed.then(|| {
                     let pos = Position::from_sides(us, them, hands, Color::White);
                     let s = search::<Outcome, Infallible>(&pos, rules, |c| Ok(src.outcome(c)));
                     s.unwrap_or_else(|never| match never {})
-                } else {
-                    expected
-                };
+                });
                 let mut check = || -> Result<(), DbError> {
                     if let Some(set) = sets.values {
                         let got: Value = read(set, tables.0, key, slot, searched)?;
