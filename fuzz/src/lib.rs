@@ -30,7 +30,7 @@ use morris_db::format::{Checks, Encoding, Metric, Table, Writer, HEADER_LEN};
 use morris_db::{Key, Outcome};
 use morris_engine::{legal_moves, Game, Move, Position, Rules};
 use morris_packed::{
-    compress, encode_outcome, encode_value, Kind, Layout, PackWriter, PackedTable,
+    compress, encode_outcomes, encode_values, Kind, Layout, PackWriter, PackedTable,
     PACKED_HEADER_LEN,
 };
 
@@ -388,20 +388,16 @@ fn packed_seeds() -> Vec<Vec<u8>> {
             PackWriter::create(&path, rules, Metric::Plain, key, kind, layout).expect("create");
         let per = layout.block_slots as u64;
         for b in 0..w.blocks() {
-            let (mut block, mut tail) = (Vec::new(), Vec::new());
-            for s in b * per..((b + 1) * per).min(slots) {
-                let o = match s % 4 {
-                    0 => Outcome::Draw,
-                    1 if n == 2 => Outcome::Win(301 + 2 * s as u32),
-                    1 | 2 => Outcome::Win(1 + 2 * (s % 5) as u32),
-                    _ => Outcome::Loss(2 * (s % 5) as u32),
-                };
-                match kind {
-                    Kind::Wdl => encode_value(o.value(), &mut block),
-                    Kind::Distance => encode_outcome(o, &mut block, &mut tail),
-                }
-            }
-            block.extend(tail);
+            let outcomes = (b * per..((b + 1) * per).min(slots)).map(|s| match s % 4 {
+                0 => Outcome::Draw,
+                1 if n == 2 => Outcome::Win(301 + 2 * s as u32),
+                1 | 2 => Outcome::Win(1 + 2 * (s % 5) as u32),
+                _ => Outcome::Loss(2 * (s % 5) as u32),
+            });
+            let block = match kind {
+                Kind::Wdl => encode_values(outcomes.map(|o| o.value())),
+                Kind::Distance => encode_outcomes(outcomes),
+            };
             w.append(&compress(&block, 3)).expect("append");
         }
         w.finish().expect("finish");

@@ -2,36 +2,33 @@
 
 use morris_db::{Outcome, Value};
 
-use crate::kind::{wdl_value, Kind, OVERFLOW};
+use crate::kind::{digit, wdl_value, Kind, OVERFLOW, POW3, VALUES_PER_BYTE};
 
-/// Compresses a block's bytes (symbols, then the tail) into one zstd frame.
+/// Compresses a block's bytes ([`crate::encode_values`], [`crate::encode_outcomes`]) into one
+/// zstd frame.
 pub fn compress(bytes: &[u8], level: i32) -> Vec<u8> {
     zstd::bulk::compress(bytes, level).expect("zstd compresses any input in memory")
 }
 
 /// A decompressed block whose size and symbols were checked when it was decoded.
 pub struct Block {
-    /// The symbols, then the tail.
+    /// The symbols (values five to a byte), then for outcomes the tail.
     bytes: Vec<u8>,
     slots: usize,
 }
 
 impl Block {
-    /// Checks a decompressed block of `slots` slots of `kind`: its length is the symbols plus
-    /// a tail entry per overflow byte, and every symbol is one the kind writes. `Err` says
-    /// what is wrong.
+    /// Checks a decompressed block of `slots` slots of `kind`: its length is what the kind
+    /// writes for that many slots (values five to a byte; outcomes a byte each plus a tail
+    /// entry per overflow byte), and every byte is one the kind writes. `Err` says what is
+    /// wrong.
     pub(crate) fn new(bytes: Vec<u8>, slots: usize, kind: Kind) -> Result<Block, String> {
-        if bytes.len() < slots {
-            return Err(format!("{} bytes for {slots} slots", bytes.len()));
-        }
         let expected = match kind {
-            Kind::Wdl => {
-                if let Some(i) = bytes[..slots].iter().position(|&b| wdl_value(b).is_none()) {
-                    return Err(format!("symbol {} at slot {i} of the block", bytes[i]));
-                }
-                slots
-            }
+            Kind::Wdl => slots.div_ceil(VALUES_PER_BYTE),
             Kind::Distance => {
+                if bytes.len() < slots {
+                    return Err(format!("{} bytes for {slots} slots", bytes.len()));
+                }
                 let overflow = bytes[..slots].iter().filter(|&&b| b == OVERFLOW).count();
                 slots + 2 * overflow
             }
@@ -41,6 +38,16 @@ impl Block {
                 "{} bytes, {expected} expected for {slots} slots",
                 bytes.len()
             ));
+        }
+        if kind == Kind::Wdl {
+            // A full byte holds five digits; the last one, if short, zeros above its slots.
+            let limit = |i: usize| match (slots - VALUES_PER_BYTE * i).min(VALUES_PER_BYTE) {
+                VALUES_PER_BYTE => 243,
+                d => POW3[d] as u16,
+            };
+            if let Some(i) = (0..bytes.len()).find(|&i| bytes[i] as u16 >= limit(i)) {
+                return Err(format!("byte {} at byte {i} of the block", bytes[i]));
+            }
         }
         Ok(Block { bytes, slots })
     }
@@ -57,7 +64,10 @@ impl Block {
     #[inline]
     pub fn value(&self, i: usize, kind: Kind) -> Value {
         match kind {
-            Kind::Wdl => wdl_value(self.bytes[i]).expect("checked when decoded"),
+            Kind::Wdl => {
+                let byte = self.bytes[i / VALUES_PER_BYTE];
+                wdl_value(digit(byte, i % VALUES_PER_BYTE)).expect("a base-3 digit")
+            }
             Kind::Distance => self.outcome(i).value(),
         }
     }
@@ -79,7 +89,7 @@ impl Block {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kind::encode_outcome;
+    use crate::kind::{encode_outcomes, encode_values};
 
     #[test]
     fn outcomes_with_a_tail() {
@@ -90,18 +100,31 @@ mod tests {
             Outcome::Loss(130),
             Outcome::Win(1),
         ];
-        let (mut bytes, mut tail) = (Vec::new(), Vec::new());
-        for o in outcomes {
-            encode_outcome(o, &mut bytes, &mut tail);
-        }
-        assert_eq!(tail.len(), 4);
-        bytes.extend(tail);
+        let mut bytes = encode_outcomes(outcomes);
+        assert_eq!(bytes.len(), 5 + 4);
         let block = Block::new(bytes.clone(), 5, Kind::Distance).unwrap();
         for (i, o) in outcomes.iter().enumerate() {
             assert_eq!(block.outcome(i), *o);
         }
         bytes.pop();
         assert!(Block::new(bytes, 5, Kind::Distance).is_err());
-        assert!(Block::new(vec![0, 1, 3], 3, Kind::Wdl).is_err());
+    }
+
+    #[test]
+    fn values_five_to_a_byte() {
+        let values: Vec<Value> = (0..13)
+            .map(|i| [Value::Win, Value::Draw, Value::Loss][i * 7 % 3])
+            .collect();
+        let bytes = encode_values(values.iter().copied());
+        let block = Block::new(bytes.clone(), 13, Kind::Wdl).unwrap();
+        for (i, v) in values.iter().enumerate() {
+            assert_eq!(block.value(i, Kind::Wdl), *v);
+        }
+        // Too many or too few bytes, a byte past 3^5, a digit set past the last slot.
+        assert!(Block::new(bytes[..2].to_vec(), 13, Kind::Wdl).is_err());
+        assert!(Block::new([&bytes[..], &[0]].concat(), 13, Kind::Wdl).is_err());
+        assert!(Block::new(vec![243, 0, 0], 13, Kind::Wdl).is_err());
+        assert!(Block::new(vec![0, 0, 27], 13, Kind::Wdl).is_err());
+        assert!(Block::new(vec![0, 0, 26], 13, Kind::Wdl).is_ok());
     }
 }

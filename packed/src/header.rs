@@ -9,9 +9,10 @@ use morris_engine::Rules;
 use crate::kind::Kind;
 
 pub const PACKED_MAGIC: &[u8; 8] = b"MORRISPK";
-/// Version 2: the flag of byte 23 says whether the weaker side's keys are searched (version 1
-/// resolved captures instead).
-pub const PACKED_VERSION: u32 = 2;
+/// Version 3: value blocks hold five values a byte (version 2: one). Version 2 brought the
+/// flag of byte 23, whether the weaker side's keys are searched (version 1 resolved captures
+/// instead).
+pub const PACKED_VERSION: u32 = 3;
 pub const PACKED_HEADER_LEN: usize = 128;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -22,6 +22,15 @@ impl Kind {
         }
     }
 
+    /// Slots per byte of a decompressed block: the cost of a probe is the bytes it decodes,
+    /// so a block of either kind is sized in bytes ([`encode_values`], [`encode_outcomes`]).
+    pub const fn slots_per_byte(self) -> u32 {
+        match self {
+            Kind::Wdl => VALUES_PER_BYTE as u32,
+            Kind::Distance => 1,
+        }
+    }
+
     /// `wdl` or `dtw` (the file name's tag and the command line's word).
     pub const fn tag(self) -> &'static str {
         match self {
@@ -31,29 +40,62 @@ impl Kind {
     }
 }
 
-/// Appends a value's symbol to a block of the value kind.
-#[inline]
-pub fn encode_value(value: Value, bytes: &mut Vec<u8>) {
-    bytes.push(wdl_symbol(value));
+/// The bytes of a value block: five values to a byte (3^5 = 243 fits), the first of the five
+/// in the lowest base-3 digit; a last byte that is not full has zeros in its high digits.
+/// Against a byte a value, zstd gets one fifth of the bytes: its entropy stage (Huffman
+/// codes of at least a bit a byte) is no longer the floor, and a block of the same decoded
+/// bytes covers five times the slots. Measured on the 6-stone game: values 12% smaller at
+/// the same slots per block, 22% smaller at the same bytes per block.
+pub fn encode_values(values: impl IntoIterator<Item = Value>) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let (mut byte, mut digits) = (0u8, 0usize);
+    for v in values {
+        byte += wdl_symbol(v) * POW3[digits];
+        digits += 1;
+        if digits == VALUES_PER_BYTE {
+            bytes.push(byte);
+            (byte, digits) = (0, 0);
+        }
+    }
+    if digits > 0 {
+        bytes.push(byte);
+    }
+    bytes
 }
 
-/// Appends an outcome's symbol to a block of the outcome kind, and its 16-bit code to `tail`
-/// when the code does not fit in the byte.
-#[inline]
-pub fn encode_outcome(outcome: Outcome, bytes: &mut Vec<u8>, tail: &mut Vec<u8>) {
-    let code = outcome.code();
-    if code < OVERFLOW as u16 {
-        bytes.push(code as u8);
-    } else {
-        bytes.push(OVERFLOW);
-        tail.extend_from_slice(&code.to_le_bytes());
+/// The bytes of an outcome block: a byte a slot, then the 16-bit codes of the slots whose
+/// code does not fit in the byte (their byte is [`OVERFLOW`]), in slot order.
+pub fn encode_outcomes(outcomes: impl IntoIterator<Item = Outcome>) -> Vec<u8> {
+    let (mut bytes, mut tail) = (Vec::new(), Vec::new());
+    for outcome in outcomes {
+        let code = outcome.code();
+        if code < OVERFLOW as u16 {
+            bytes.push(code as u8);
+        } else {
+            bytes.push(OVERFLOW);
+            tail.extend_from_slice(&code.to_le_bytes());
+        }
     }
+    bytes.extend(tail);
+    bytes
+}
+
+/// Values in a byte of a value block.
+pub(crate) const VALUES_PER_BYTE: usize = 5;
+
+/// The weights of the base-3 digits of a byte of a value block.
+pub(crate) const POW3: [u8; VALUES_PER_BYTE] = [1, 3, 9, 27, 81];
+
+/// The value of digit `i` of a byte of a value block.
+#[inline]
+pub(crate) const fn digit(byte: u8, i: usize) -> u8 {
+    byte / POW3[i] % 3
 }
 
 /// The byte of an outcome code that continues in the block's tail.
 pub(crate) const OVERFLOW: u8 = 255;
 
-/// Symbols of the value kind, most frequent first in most keys (draws).
+/// The base-3 digits of the values, most frequent first in most keys (draws).
 pub(crate) const fn wdl_symbol(v: Value) -> u8 {
     match v {
         Value::Draw => 0,
@@ -103,6 +145,19 @@ mod tests {
             ),
             "nine-4-3-1-2.dtw.mpk"
         );
+    }
+
+    #[test]
+    fn five_values_a_byte() {
+        use Value::*;
+        let values = [Win, Loss, Draw, Win, Loss, Loss, Win];
+        let bytes = encode_values(values);
+        assert_eq!(bytes, vec![1 + 2 * 3 + 27 + 2 * 81, 2 + 3]);
+        for (i, v) in values.iter().enumerate() {
+            assert_eq!(wdl_value(digit(bytes[i / 5], i % 5)), Some(*v));
+        }
+        assert_eq!(encode_values([Loss; 5]), vec![242]);
+        assert!(encode_values([]).is_empty());
     }
 
     #[test]

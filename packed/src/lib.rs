@@ -36,8 +36,11 @@
 //!               then one xxh3-64 per block of its compressed bytes
 //! ```
 //!
-//! A block decompresses to one byte per slot, then for the outcome kind a u16 for each slot
-//! whose byte is 255 (an outcome code too large for a byte), in slot order. Every decode
+//! A block of values decompresses to five values a byte (base 3, the block's first slot in the
+//! lowest digit of its first byte; draw 0, win 1, loss 2). A block of outcomes decompresses to
+//! one byte per slot, then a u16 for each slot whose byte is 255 (an outcome code too large for
+//! a byte), in slot order. A value block covers five times the slots of an outcome block of
+//! the same decoded bytes. Every decode
 //! checks the block's hash first, so a damaged block is an error naming the file, the block
 //! and its offset, never a wrong answer.
 //!
@@ -53,6 +56,6 @@ mod writer;
 
 pub use block::{compress, Block};
 pub use header::{PackedHeader, PACKED_HEADER_LEN, PACKED_MAGIC, PACKED_VERSION};
-pub use kind::{encode_outcome, encode_value, packed_file_name, Kind};
+pub use kind::{encode_outcomes, encode_values, packed_file_name, Kind};
 pub use table::PackedTable;
 pub use writer::{Layout, PackWriter};

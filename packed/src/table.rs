@@ -232,7 +232,7 @@ impl PackedTable {
         }
         let slots = self.block_slots(b).count();
         let capacity = match self.header.kind {
-            Kind::Wdl => slots,
+            Kind::Wdl => slots.div_ceil(Kind::Wdl.slots_per_byte() as usize),
             Kind::Distance => 3 * slots,
         };
         let bytes = DECOMPRESSOR.with_borrow_mut(|d| {

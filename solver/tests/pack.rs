@@ -85,7 +85,7 @@ fn solve_and_pack_with(
         .collect();
     let options = PackOptions {
         kinds: vec![Kind::Wdl, Kind::Distance],
-        block_slots: 1000,
+        block_bytes: 1000,
         level: 3,
         weaker_searched,
     };

@@ -2,7 +2,7 @@
 
 use morris_db::format::DbError;
 use morris_db::{Outcome, Value};
-use morris_packed::{encode_outcome, encode_value, Kind, PackedTable};
+use morris_packed::{encode_outcomes, encode_values, Kind, PackedTable};
 
 /// A symbol of a packed set, read and written by the one code path that serves both kinds.
 pub trait Symbol: Copy + Eq + Send + Sync + 'static {
@@ -16,8 +16,8 @@ pub trait Symbol: Copy + Eq + Send + Sync + 'static {
     fn outcome(self) -> Outcome;
     /// The stored symbol of a slot of a packed table of [`Symbol::KIND`].
     fn read(table: &PackedTable, slot: u64) -> Result<Self, DbError>;
-    /// Appends the symbol to a block's bytes (and its tail).
-    fn encode(self, bytes: &mut Vec<u8>, tail: &mut Vec<u8>);
+    /// The decompressed bytes of a block of these symbols.
+    fn encode(symbols: &[Self]) -> Vec<u8>;
 }
 
 impl Symbol for Outcome {
@@ -36,8 +36,8 @@ impl Symbol for Outcome {
         Ok(table.outcome(slot)?.expect("opened as an outcome table"))
     }
 
-    fn encode(self, bytes: &mut Vec<u8>, tail: &mut Vec<u8>) {
-        encode_outcome(self, bytes, tail);
+    fn encode(symbols: &[Outcome]) -> Vec<u8> {
+        encode_outcomes(symbols.iter().copied())
     }
 }
 
@@ -61,7 +61,7 @@ impl Symbol for Value {
         table.value(slot)
     }
 
-    fn encode(self, bytes: &mut Vec<u8>, _tail: &mut Vec<u8>) {
-        encode_value(self, bytes);
+    fn encode(symbols: &[Value]) -> Vec<u8> {
+        encode_values(symbols.iter().copied())
     }
 }

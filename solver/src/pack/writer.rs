@@ -21,7 +21,9 @@ use crate::Lookup;
 pub struct PackOptions {
     /// The kinds of sets to write (each key gets a file of each).
     pub kinds: Vec<Kind>,
-    pub block_slots: u32,
+    /// Decompressed bytes per block, what one probe decodes: a value block holds five times
+    /// the slots of an outcome block ([`Kind::slots_per_byte`]).
+    pub block_bytes: u32,
     /// The zstd level (1 ..= 22).
     pub level: i32,
     /// Leave out the keys whose side to move has fewer stones ([`is_searched`]; the plain
@@ -37,7 +39,7 @@ pub struct Packed {
     pub bytes: u64,
 }
 
-/// Blocks compressed at once between writes: enough to keep every thread busy, few enough
+/// Stretches of blocks compressed at once between writes: enough to keep every thread busy, few enough
 /// that the frames waiting to be written stay small.
 const GROUP: u64 = 256;
 
@@ -64,40 +66,49 @@ pub fn pack_key(
         });
     }
     let level = options.level.clamp(1, 22);
+    let per = |kind: Kind| options.block_bytes as u64 * kind.slots_per_byte() as u64;
     let mut writers = options
         .kinds
         .iter()
         .map(|&kind| {
             let path = out.join(packed_file_name(rules, metric, key, kind));
             let layout = Layout {
-                block_slots: options.block_slots,
+                block_slots: per(kind) as u32,
                 level: level as u8,
                 weaker_searched: searched,
             };
             PackWriter::create(path, *rules, metric, key, kind, layout).map(|w| (kind, w))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    // The slots are read once, in stretches of whole blocks of both kinds.
+    let stretch = per(Kind::Wdl).max(per(Kind::Distance));
     let n = index.size();
-    let per = options.block_slots as u64;
-    let blocks = n.div_ceil(per);
-    for group in (0..blocks).step_by(GROUP as usize) {
-        let frames: Vec<Vec<Vec<u8>>> = (group..(group + GROUP).min(blocks))
+    let stretches = n.div_ceil(stretch);
+    for group in (0..stretches).step_by(GROUP as usize) {
+        let frames: Vec<Vec<Vec<Vec<u8>>>> = (group..(group + GROUP).min(stretches))
             .into_par_iter()
-            .map(|b| {
-                let slots = read_block(key, &index, src, b * per..((b + 1) * per).min(n));
+            .map(|s| {
+                let slots = read_block(key, &index, src, s * stretch..((s + 1) * stretch).min(n));
                 options
                     .kinds
                     .iter()
-                    .map(|kind| match kind {
-                        Kind::Wdl => frame::<Value>(&slots, level),
-                        Kind::Distance => frame::<Outcome>(&slots, level),
+                    .map(|&kind| {
+                        slots
+                            .chunks(per(kind) as usize)
+                            .map(|block| match kind {
+                                Kind::Wdl => frame::<Value>(block, level),
+                                Kind::Distance => frame::<Outcome>(block, level),
+                            })
+                            .collect()
                     })
                     .collect()
             })
             .collect();
-        for block in frames {
-            for ((_, w), frame) in writers.iter_mut().zip(block) {
-                w.append(&frame)?;
+        for stretch in frames {
+            for ((_, w), blocks) in writers.iter_mut().zip(stretch) {
+                for frame in blocks {
+                    w.append(&frame)?;
+                }
             }
         }
     }
@@ -131,12 +142,7 @@ fn read_block(
 /// One block of one kind, its holes filled, compressed.
 fn frame<T: Symbol>(slots: &[Option<Outcome>], level: i32) -> Vec<u8> {
     let symbols = fill(slots.iter().map(|s| s.map(T::of)), T::of(Outcome::Draw));
-    let (mut bytes, mut tail) = (Vec::with_capacity(symbols.len()), Vec::new());
-    for s in symbols {
-        s.encode(&mut bytes, &mut tail);
-    }
-    bytes.extend_from_slice(&tail);
-    compress(&bytes, level)
+    compress(&T::encode(&symbols), level)
 }
 
 /// The result of checking a packed key of one kind.
