@@ -7,7 +7,7 @@
 #
 #   bash scripts/pack-full.sh                                # the whole game: dbs/nine -> dbs/nine-packed
 #   MAX_STONES=7 MOVING_ONLY=1 bash scripts/pack-full.sh     # a subset
-#   MORRIS_DB=/big/nine PACKED=/big/nine-packed LEVEL=19 BLOCK_SLOTS=8192 bash scripts/pack-full.sh
+#   MORRIS_DB=/big/nine PACKED=/big/nine-packed LEVEL=19 WDL_BLOCK=65536 DTW_BLOCK=16384 bash scripts/pack-full.sh
 #   SIDES=both bash scripts/pack-full.sh      # a file for every key (default: the weaker side searched)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +15,8 @@ MAX=${MAX_STONES:-9}
 DB=${MORRIS_DB:-dbs/nine}
 OUT=${PACKED:-dbs/nine-packed}
 LEVEL=${LEVEL:-9}
-BLOCK=${BLOCK_SLOTS:-8192}
+WDL_BLOCK=${WDL_BLOCK:-20480}
+DTW_BLOCK=${DTW_BLOCK:-8192}
 SIDES=${SIDES:-stronger}
 SAMPLES=${SAMPLES:-2000}
 SCOPE=(--max-stones "$MAX")
@@ -30,7 +31,8 @@ TAG="nine-packed$SUBSET${MOVING_ONLY:+-moving}"
 LOG=results/$TAG.log
 
 start=$(date +%s)
-nice $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --level "$LEVEL" --block-slots "$BLOCK" --sides "$SIDES" \
+nice $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --level "$LEVEL" \
+  --wdl-block-slots "$WDL_BLOCK" --dtw-block-slots "$DTW_BLOCK" --sides "$SIDES" \
   2>&1 | tr '\r' '\n' | grep -E 'slots|packed' | tee "$LOG"
 pack_s=$(( $(date +%s) - start ))
 
@@ -45,9 +47,9 @@ if sync && echo 3 > /proc/sys/vm/drop_caches 2>/dev/null; then cold="page cache 
 else cold="page cache NOT dropped (not allowed here): the cold pass reads the files from memory"; fi
 $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --latency "$SAMPLES" | tee "$LOG.latency"
 
-python3 - "$LOG" "$LOG.latency" "$pack_s" "$verify_s" "$cold" "$LEVEL" "$BLOCK" > "results/$TAG.md" <<'PY'
+python3 - "$LOG" "$LOG.latency" "$pack_s" "$verify_s" "$cold" "$LEVEL" "$WDL_BLOCK" "$DTW_BLOCK" > "results/$TAG.md" <<'PY'
 import re, sys
-log, lat, pack_s, verify_s, cold, level, block = sys.argv[1:]
+log, lat, pack_s, verify_s, cold, level, wdl_block, dtw_block = sys.argv[1:]
 rows, tw, td, ts = [], 0, 0, 0
 unit = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
 def size(v, u): return float(v) * unit[u]
@@ -63,7 +65,7 @@ for line in open(log):
         rows.append((m.group(1), n, w, d, float(m.group(9)))); tw += w; td += d; ts += n
 searched = sum(1 for r in rows if r[2] is None)
 print(f"# Packed tables of Nine Men's Morris ({len(rows)} keys, {searched} of them without a file)\n")
-print(f"Made by `scripts/pack-full.sh` (zstd level {level}, {block} slots a block); machine: results/machine.txt.")
+print(f"Made by `scripts/pack-full.sh` (zstd level {level}; blocks of {wdl_block} slots for values, {dtw_block} for outcomes); machine: results/machine.txt.")
 print(f"Packing took {pack_s} s, `pack --verify` {verify_s} s: {open(log).read().strip().splitlines()[-1]}\n")
 print(f"| | slots | bytes | bits/slot | of the unpacked size |\n|---|---:|---:|---:|---:|")
 for name, b in (("values (wdl)", tw), ("outcomes (dtw)", td)):

@@ -17,7 +17,7 @@ fn pack_verify_query_resume_and_errors() {
     assert!(o.status.success(), "{}", stderr(&o));
 
     let pack = ["pack", "--stones", "4", "--db", db_s, "--out", out_s];
-    let o = morris(&[&pack[..], &["--block-bytes", "4096", "--level", "3"]].concat());
+    let o = morris(&[&pack[..], &["--wdl-block-slots", "4096", "--dtw-block-slots", "4096", "--level", "3"]].concat());
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("packed"), "{}", stdout(&o));
     let packed = files(&out);
@@ -94,7 +94,7 @@ fn pack_verify_query_resume_and_errors() {
     // Bad options: exit 2, one line.
     for bad in [
         &["--level", "30"][..],
-        &["--block-bytes", "7"][..],
+        &["--dtw-block-slots", "7"][..],
         &["--what", "all"][..],
         &["--sides", "weaker"][..],
         &["--sides", "stronger", "--moves-without-capture", "6"][..],

@@ -20,7 +20,7 @@ use xxhash_rust::xxh3::xxh3_64;
 use crate::block::Block;
 use crate::cache::with_block;
 use crate::header::{PackedHeader, PACKED_HEADER_LEN};
-use crate::kind::Kind;
+use crate::kind::{Kind, VALUES_PER_BYTE};
 
 pub struct PackedTable {
     path: PathBuf,
@@ -232,7 +232,7 @@ impl PackedTable {
         }
         let slots = self.block_slots(b).count();
         let capacity = match self.header.kind {
-            Kind::Wdl => slots.div_ceil(Kind::Wdl.slots_per_byte() as usize),
+            Kind::Wdl => slots.div_ceil(VALUES_PER_BYTE),
             Kind::Distance => 3 * slots,
         };
         let bytes = DECOMPRESSOR.with_borrow_mut(|d| {

@@ -85,7 +85,8 @@ fn solve_and_pack_with(
         .collect();
     let options = PackOptions {
         kinds: vec![Kind::Wdl, Kind::Distance],
-        block_bytes: 1000,
+        value_block_slots: 1500,
+        outcome_block_slots: 1000,
         level: 3,
         weaker_searched,
     };

@@ -28,7 +28,7 @@ the other keys, which halves the set. --sides both packs every key (one block re
 probe); under --moves-without-capture every key is packed.\n\n\
 Examples:\n  morris pack --db dbs/nine --out dbs/nine-packed\n  \
 morris pack --db dbs/nine --out dbs/nine-packed --verify\n  \
-morris pack --db dbs/s4 --stones 4 --out dbs/s4p --what wdl --block-bytes 65536 --level 19"
+morris pack --db dbs/s4 --stones 4 --out dbs/s4p --what wdl --wdl-block-slots 65536 --level 19"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -39,10 +39,13 @@ pub struct Args {
     /// Which sets: wdl (values), dtw (outcomes with distances) or both
     #[arg(long, default_value = "both", value_parser = ["wdl", "dtw", "both"])]
     what: String,
-    /// Decompressed bytes per block, what a probe decodes: larger packs smaller, smaller
-    /// probes faster (a value block holds five slots a byte, an outcome block one)
-    #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u32).range(256..=2_097_152))]
-    block_bytes: u32,
+    /// Slots per compressed block of the value set (five values a byte): larger packs
+    /// smaller, smaller probes faster
+    #[arg(long, default_value_t = 20_480, value_parser = clap::value_parser!(u32).range(256..=16_777_216))]
+    wdl_block_slots: u32,
+    /// Slots per compressed block of the outcome set (a byte a slot)
+    #[arg(long, default_value_t = 8192, value_parser = clap::value_parser!(u32).range(256..=16_777_216))]
+    dtw_block_slots: u32,
     /// zstd level, 1 (fast) to 22 (small); above 9 packing is several times slower
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(i32).range(1..=22))]
     level: i32,
@@ -126,7 +129,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let _lock = DirLock::acquire(&args.out, "morris pack").map_err(Failure::failed)?;
     let options = PackOptions {
         kinds: kinds.clone(),
-        block_bytes: args.block_bytes,
+        value_block_slots: args.wdl_block_slots,
+        outcome_block_slots: args.dtw_block_slots,
         level: args.level,
         weaker_searched,
     };

@@ -21,9 +21,13 @@ use crate::Lookup;
 pub struct PackOptions {
     /// The kinds of sets to write (each key gets a file of each).
     pub kinds: Vec<Kind>,
-    /// Decompressed bytes per block, what one probe decodes: a value block holds five times
-    /// the slots of an outcome block ([`Kind::slots_per_byte`]).
-    pub block_bytes: u32,
+    /// Slots per block of the value set. A probe decodes one block: five values a byte
+    /// decode at about half the speed of a byte an outcome (fewer long matches for zstd to
+    /// copy), so value blocks of 20,480 slots (4 KiB) cost about what outcome blocks of 8,192
+    /// do.
+    pub value_block_slots: u32,
+    /// Slots per block of the outcome set.
+    pub outcome_block_slots: u32,
     /// The zstd level (1 ..= 22).
     pub level: i32,
     /// Leave out the keys whose side to move has fewer stones ([`is_searched`]; the plain
@@ -39,7 +43,7 @@ pub struct Packed {
     pub bytes: u64,
 }
 
-/// Stretches of blocks compressed at once between writes: enough to keep every thread busy, few enough
+/// Blocks compressed at once between writes: enough to keep every thread busy, few enough
 /// that the frames waiting to be written stay small.
 const GROUP: u64 = 256;
 
@@ -66,53 +70,40 @@ pub fn pack_key(
         });
     }
     let level = options.level.clamp(1, 22);
-    let per = |kind: Kind| options.block_bytes as u64 * kind.slots_per_byte() as u64;
-    let mut writers = options
-        .kinds
-        .iter()
-        .map(|&kind| {
-            let path = out.join(packed_file_name(rules, metric, key, kind));
-            let layout = Layout {
-                block_slots: per(kind) as u32,
-                level: level as u8,
-                weaker_searched: searched,
-            };
-            PackWriter::create(path, *rules, metric, key, kind, layout).map(|w| (kind, w))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    // The slots are read once, in stretches of whole blocks of both kinds.
-    let stretch = per(Kind::Wdl).max(per(Kind::Distance));
     let n = index.size();
-    let stretches = n.div_ceil(stretch);
-    for group in (0..stretches).step_by(GROUP as usize) {
-        let frames: Vec<Vec<Vec<Vec<u8>>>> = (group..(group + GROUP).min(stretches))
-            .into_par_iter()
-            .map(|s| {
-                let slots = read_block(key, &index, src, s * stretch..((s + 1) * stretch).min(n));
-                options
-                    .kinds
-                    .iter()
-                    .map(|&kind| {
-                        slots
-                            .chunks(per(kind) as usize)
-                            .map(|block| match kind {
-                                Kind::Wdl => frame::<Value>(block, level),
-                                Kind::Distance => frame::<Outcome>(block, level),
-                            })
-                            .collect()
-                    })
-                    .collect()
-            })
-            .collect();
-        for stretch in frames {
-            for ((_, w), blocks) in writers.iter_mut().zip(stretch) {
-                for frame in blocks {
-                    w.append(&frame)?;
-                }
+    let mut written = Vec::new();
+    for &kind in &options.kinds {
+        let path = out.join(packed_file_name(rules, metric, key, kind));
+        let per = match kind {
+            Kind::Wdl => options.value_block_slots,
+            Kind::Distance => options.outcome_block_slots,
+        };
+        let layout = Layout {
+            block_slots: per,
+            level: level as u8,
+            weaker_searched: searched,
+        };
+        let mut writer = PackWriter::create(path, *rules, metric, key, kind, layout)?;
+        let per = per as u64;
+        let blocks = n.div_ceil(per);
+        for group in (0..blocks).step_by(GROUP as usize) {
+            let frames: Vec<Vec<u8>> = (group..(group + GROUP).min(blocks))
+                .into_par_iter()
+                .map(|b| {
+                    let slots = read_block(key, &index, src, b * per..((b + 1) * per).min(n));
+                    match kind {
+                        Kind::Wdl => frame::<Value>(&slots, level),
+                        Kind::Distance => frame::<Outcome>(&slots, level),
+                    }
+                })
+                .collect();
+            for frame in frames {
+                writer.append(&frame)?;
             }
         }
+        written.push((kind, writer));
     }
-    writers
+    written
         .into_iter()
         .map(|(kind, w)| {
             let path = w.finish()?;
