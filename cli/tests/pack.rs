@@ -17,7 +17,20 @@ fn pack_verify_query_resume_and_errors() {
     assert!(o.status.success(), "{}", stderr(&o));
 
     let pack = ["pack", "--stones", "4", "--db", db_s, "--out", out_s];
-    let o = morris(&[&pack[..], &["--wdl-block-slots", "4096", "--dtw-block-slots", "4096", "--level", "3"]].concat());
+    let o = morris(
+        &[
+            &pack[..],
+            &[
+                "--wdl-block-slots",
+                "4096",
+                "--dtw-block-slots",
+                "4096",
+                "--level",
+                "3",
+            ],
+        ]
+        .concat(),
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("packed"), "{}", stdout(&o));
     let packed = files(&out);
