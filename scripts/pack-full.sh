@@ -47,9 +47,10 @@ if sync && echo 3 > /proc/sys/vm/drop_caches 2>/dev/null; then cold="page cache 
 else cold="page cache NOT dropped (not allowed here): the cold pass reads the files from memory"; fi
 $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --latency "$SAMPLES" | tee "$LOG.latency"
 
-python3 - "$LOG" "$LOG.latency" "$pack_s" "$verify_s" "$cold" "$LEVEL" "$WDL_BLOCK" "$DTW_BLOCK" > "results/$TAG.md" <<'PY'
+machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; commit $(git rev-parse --short HEAD), $(date -u +%F)"
+python3 - "$LOG" "$LOG.latency" "$pack_s" "$verify_s" "$cold" "$LEVEL" "$WDL_BLOCK" "$DTW_BLOCK" "$machine" > "results/$TAG.md" <<'PY'
 import re, sys
-log, lat, pack_s, verify_s, cold, level, wdl_block, dtw_block = sys.argv[1:]
+log, lat, pack_s, verify_s, cold, level, wdl_block, dtw_block, machine = sys.argv[1:]
 rows, tw, td, ts = [], 0, 0, 0
 unit = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
 def size(v, u): return float(v) * unit[u]
@@ -65,7 +66,7 @@ for line in open(log):
         rows.append((m.group(1), n, w, d, float(m.group(9)))); tw += w; td += d; ts += n
 searched = sum(1 for r in rows if r[2] is None)
 print(f"# Packed tables of Nine Men's Morris ({len(rows)} keys, {searched} of them without a file)\n")
-print(f"Made by `scripts/pack-full.sh` (zstd level {level}; blocks of {wdl_block} slots for values, {dtw_block} for outcomes); machine: results/machine.txt.")
+print(f"Made by `scripts/pack-full.sh` (zstd level {level}; blocks of {wdl_block} slots for values, {dtw_block} for outcomes) on {machine}.")
 print(f"Packing took {pack_s} s, `pack --verify` {verify_s} s: {open(log).read().strip().splitlines()[-1]}\n")
 print(f"| | slots | bytes | bits/slot | of the unpacked size |\n|---|---:|---:|---:|---:|")
 for name, b in (("values (wdl)", tw), ("outcomes (dtw)", td)):

@@ -24,7 +24,7 @@ fn pack_verify_query_resume_and_errors() {
                 "--wdl-block-slots",
                 "4096",
                 "--dtw-block-slots",
-                "4096",
+                "1000",
                 "--level",
                 "3",
             ],
@@ -97,6 +97,16 @@ fn pack_verify_query_resume_and_errors() {
     let o = morris(&["db", "info", out_s]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("packed dtw") && stdout(&o).contains("0 damaged"));
+    // Each kind in its own blocks.
+    let info = stdout(&o);
+    let line = |tag: &str| {
+        info.lines()
+            .find(|l| l.contains("4-4-0-0") && l.contains(tag))
+            .unwrap_or_else(|| panic!("no {tag} line for 4-4-0-0 in {info}"))
+            .to_string()
+    };
+    assert!(line("packed wdl").contains("blocks of 4096"), "{info}");
+    assert!(line("packed dtw").contains("blocks of 1000"), "{info}");
 
     // A rerun finds every key packed and rewrites nothing.
     let o = morris(&pack);
@@ -108,6 +118,7 @@ fn pack_verify_query_resume_and_errors() {
     for bad in [
         &["--level", "30"][..],
         &["--dtw-block-slots", "7"][..],
+        &["--wdl-block-slots", "255"][..],
         &["--what", "all"][..],
         &["--sides", "weaker"][..],
         &["--sides", "stronger", "--moves-without-capture", "6"][..],

@@ -85,7 +85,8 @@ fn solve_and_pack_with(
         .collect();
     let options = PackOptions {
         kinds: vec![Kind::Wdl, Kind::Distance],
-        value_block_slots: 1500,
+        // Not a multiple of five: most blocks end in a partial byte.
+        value_block_slots: 1501,
         outcome_block_slots: 1000,
         level: 3,
         weaker_searched,
