@@ -2,7 +2,7 @@
 
 use morris_db::{Outcome, Value};
 
-use crate::kind::{digit, wdl_value, Kind, OVERFLOW, POW3, VALUES_PER_BYTE};
+use crate::kind::{digit, wdl_value, Kind, FULL_BYTES, OVERFLOW, POW3, VALUES_PER_BYTE};
 
 /// Compresses a block's bytes ([`crate::encode_values`], [`crate::encode_outcomes`]) into one
 /// zstd frame.
@@ -40,12 +40,13 @@ impl Block {
             ));
         }
         if kind == Kind::Wdl {
-            // A full byte holds five digits; the last one, if short, zeros above its slots.
-            let limit = |i: usize| match (slots - VALUES_PER_BYTE * i).min(VALUES_PER_BYTE) {
-                VALUES_PER_BYTE => 243,
-                d => POW3[d] as u16,
-            };
-            if let Some(i) = (0..bytes.len()).find(|&i| bytes[i] as u16 >= limit(i)) {
+            // A full byte holds five digits; a short last one, zeros above its slots.
+            let (full, rest) = (slots / VALUES_PER_BYTE, slots % VALUES_PER_BYTE);
+            let bad = bytes[..full]
+                .iter()
+                .position(|&b| b >= FULL_BYTES)
+                .or((rest > 0 && bytes[full] >= POW3[rest]).then_some(full));
+            if let Some(i) = bad {
                 return Err(format!("byte {} at byte {i} of the block", bytes[i]));
             }
         }

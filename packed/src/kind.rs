@@ -78,6 +78,9 @@ pub(crate) const VALUES_PER_BYTE: usize = 5;
 /// The weights of the base-3 digits of a byte of a value block.
 pub(crate) const POW3: [u8; VALUES_PER_BYTE] = [1, 3, 9, 27, 81];
 
+/// The bytes five values can make (3^5): a byte of a value block is below this.
+pub(crate) const FULL_BYTES: u8 = 243;
+
 /// The value of digit `i` of a byte of a value block.
 #[inline]
 pub(crate) const fn digit(byte: u8, i: usize) -> u8 {
