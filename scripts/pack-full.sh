@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Packs the solved databases of Nine Men's Morris (values and outcomes, zstd blocks), checks
-# every position of the packed sets against the unpacked tables, measures probe latency (cold
-# after dropping the page cache where the machine allows it, then warm), and writes
-# results/nine-packed.md (a subset: results/nine-packed-max<N>[-moving].md). Resumable: keys
-# already packed are skipped.
+# Packs the solved databases of Nine Men's Morris (values and outcomes, zstd blocks), measures
+# probe latency (cold after dropping the page cache where the machine allows it, then warm),
+# checks every position of the packed sets against the unpacked tables, and writes
+# results/nine-packed.md (a subset: results/nine-packed-max<N>[-moving].md). Every step is
+# resumable: keys already packed are skipped, keys already verified are skipped (journal), and
+# the logs go on across runs, so the report always covers everything done so far; it says how
+# far the verification got. The latency comes before the verification, which on the whole
+# game takes hours (a searched key is checked by a forward evaluation of every position).
 #
 #   bash scripts/pack-full.sh                                # the whole game: dbs/nine -> dbs/nine-packed
 #   MAX_STONES=7 MOVING_ONLY=1 bash scripts/pack-full.sh     # a subset
 #   MORRIS_DB=/big/nine PACKED=/big/nine-packed LEVEL=19 WDL_BLOCK=65536 DTW_BLOCK=16384 bash scripts/pack-full.sh
 #   SIDES=both bash scripts/pack-full.sh      # a file for every key (default: the weaker side searched)
+#   STEPS="report" bash scripts/pack-full.sh  # only rewrite the report from the logs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAX=${MAX_STONES:-9}
@@ -19,6 +23,7 @@ WDL_BLOCK=${WDL_BLOCK:-20480}
 DTW_BLOCK=${DTW_BLOCK:-8192}
 SIDES=${SIDES:-stronger}
 SAMPLES=${SAMPLES:-2000}
+STEPS=${STEPS:-"pack latency verify report"}
 SCOPE=(--max-stones "$MAX")
 [ -n "${MOVING_ONLY:-}" ] && SCOPE+=(--moving-only)
 cargo build --release -p morris
@@ -29,54 +34,45 @@ SUBSET=""
 [ "$SIDES" = both ] && SUBSET="$SUBSET-both"
 TAG="nine-packed$SUBSET${MOVING_ONLY:+-moving}"
 LOG=results/$TAG.log
-
-start=$(date +%s)
-nice $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --level "$LEVEL" \
-  --wdl-block-slots "$WDL_BLOCK" --dtw-block-slots "$DTW_BLOCK" --sides "$SIDES" \
-  2>&1 | tr '\r' '\n' | grep -E 'slots|packed' | tee "$LOG"
-pack_s=$(( $(date +%s) - start ))
-
-start=$(date +%s)
-# Resumable: the journal records the keys that passed.
-$BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --verify --journal "$OUT/verify-$TAG.journal" \
-  2>&1 | tr '\r' '\n' \
-  | grep -E 'checked|verified|differ|damaged' | tail -1 | tee -a "$LOG"
-verify_s=$(( $(date +%s) - start ))
-
-if sync && echo 3 > /proc/sys/vm/drop_caches 2>/dev/null; then cold="page cache dropped before the cold pass"
-else cold="page cache NOT dropped (not allowed here): the cold pass reads the files from memory"; fi
-$BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --latency "$SAMPLES" | tee "$LOG.latency"
-
+mkdir -p results
 machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; commit $(git rev-parse --short HEAD), $(date -u +%F)"
-python3 - "$LOG" "$LOG.latency" "$pack_s" "$verify_s" "$cold" "$LEVEL" "$WDL_BLOCK" "$DTW_BLOCK" "$machine" > "results/$TAG.md" <<'PY'
-import re, sys
-log, lat, pack_s, verify_s, cold, level, wdl_block, dtw_block, machine = sys.argv[1:]
-rows, tw, td, ts = [], 0, 0, 0
-unit = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
-def size(v, u): return float(v) * unit[u]
-for line in open(log):
-    m = re.match(r'(\S+): ([\d,]+) slots, no file', line)
-    if m:
-        n = int(m.group(2).replace(',', ''))
-        rows.append((m.group(1), n, None, None, 0.0)); ts += n
-        continue
-    m = re.match(r'(\S+): ([\d,]+) slots, wdl ([\d.]+) (\w+) \(([\d.]+) bits/slot\), dtw ([\d.]+) (\w+) \(([\d.]+) bits/slot\) \(([\d.]+) s\)', line)
-    if m:
-        n = int(m.group(2).replace(',', '')); w = size(m.group(3), m.group(4)); d = size(m.group(6), m.group(7))
-        rows.append((m.group(1), n, w, d, float(m.group(9)))); tw += w; td += d; ts += n
-searched = sum(1 for r in rows if r[2] is None)
-print(f"# Packed tables of Nine Men's Morris ({len(rows)} keys, {searched} of them without a file)\n")
-print(f"Made by `scripts/pack-full.sh` (zstd level {level}; blocks of {wdl_block} slots for values, {dtw_block} for outcomes) on {machine}.")
-print(f"Packing took {pack_s} s, `pack --verify` {verify_s} s: {open(log).read().strip().splitlines()[-1]}\n")
-print(f"| | slots | bytes | bits/slot | of the unpacked size |\n|---|---:|---:|---:|---:|")
-for name, b in (("values (wdl)", tw), ("outcomes (dtw)", td)):
-    print(f"| {name} | {ts:,} | {b/2**20:,.1f} MiB | {b*8/max(ts,1):.3f} | 1/{ts/max(b,1):.0f} |")
-print(f"\nProbe latency ({cold}):\n\n```\n{open(lat).read().strip()}\n```\n")
-print("| key | slots | wdl bits/slot | dtw bits/slot | seconds |\n|---|---:|---:|---:|---:|")
-for k, n, w, d, s in rows:
-    if w is None:
-        print(f"| {k} | {n:,} | searched | searched | |")
-    else:
-        print(f"| {k} | {n:,} | {w*8/n:.3f} | {d*8/n:.3f} | {s:.1f} |")
-PY
-echo "results/$TAG.md written"
+
+for step in $STEPS; do
+  case $step in
+    pack)
+      # One line per key packed in this run (a rerun appends; the report keeps each key's last
+      # line with sizes, and sums the seconds of the runs).
+      echo "# run $(date -u +%FT%TZ): $machine" >> "$LOG"
+      nice $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --level "$LEVEL" \
+        --wdl-block-slots "$WDL_BLOCK" --dtw-block-slots "$DTW_BLOCK" --sides "$SIDES" \
+        2>&1 | tr '\r' '\n' | grep -E 'slots|packed' | tee -a "$LOG"
+      ;;
+    latency)
+      if sync && echo 3 > /proc/sys/vm/drop_caches 2>/dev/null; then
+        cold="page cache dropped before the cold pass"
+      else
+        cold="page cache NOT dropped (not allowed here): the cold pass reads the files from memory"
+      fi
+      { echo "# $cold; $machine"
+        $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --latency "$SAMPLES"; } | tee "$LOG.latency"
+      ;;
+    verify)
+      # Keys with a file first (a decode and a compare a slot), then the searched keys (a
+      # forward evaluation each); the journal records the keys that passed.
+      echo "# run $(date -u +%FT%TZ): $machine" >> "$LOG.verify"
+      set +e
+      $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --verify --journal "$OUT/verify-$TAG.journal" \
+        2>&1 | tr '\r' '\n' | grep -E 'checked|verified|differ|damaged|first at|error' \
+        | tee -a "$LOG.verify"
+      status=${PIPESTATUS[0]}
+      set -e
+      [ "$status" = 0 ] || echo "pack --verify exit status $status" | tee -a "$LOG.verify"
+      ;;
+    report)
+      python3 scripts/pack-report.py "$LOG" "$LEVEL" "$WDL_BLOCK" "$DTW_BLOCK" "$SIDES" \
+        > "results/$TAG.md"
+      echo "results/$TAG.md written"
+      ;;
+    *) echo "unknown step $step (pack latency verify report)" >&2; exit 2 ;;
+  esac
+done

@@ -1,19 +1,19 @@
 //! Packing the tables of a key, and checking a packed set slot by slot against the tables it
 //! was packed from.
 
-use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 
 use morris_db::format::{DbError, Metric};
 use morris_db::{Index, Key, Outcome, Value};
-use morris_engine::{Color, Position, Rules};
+use morris_engine::Rules;
 use morris_packed::{compress, packed_file_name, Kind, Layout, PackWriter, PackedTable};
 use rayon::prelude::*;
 
 use super::fill::fill;
 use super::reader::PackedSet;
-use super::search::{is_searched, search};
+use super::search::is_searched;
 use super::symbol::Symbol;
+use crate::batch::{evaluate_range, Targets};
 use crate::Lookup;
 
 /// How to pack.
@@ -179,12 +179,13 @@ const CHUNK: u64 = 1 << 16;
 
 /// Compares every position of `key` in the packed sets with the table they were packed from
 /// (read through `src`): values for the value set, outcomes with distances for the other;
-/// the reports in that order. A key the sets leave out is checked through the reader's own
-/// search, once for both kinds, with its children read from `src` (where they must be open):
-/// the packed reader reads them from the packed sets instead, which is the same once the keys
-/// they lie in are checked (every key of a run is), and a sample of positions goes through
-/// the packed readers in full. So the check costs one forward search, not a block decode per
-/// child. A damaged block is an error, not a mismatch.
+/// the reports in that order. A key the sets leave out is checked through the reader's rule,
+/// the minimax of the children, computed once for both kinds with its children read from
+/// `src` (where they must be open): the packed reader reads them from the packed sets
+/// instead, which is the same once the keys they lie in are checked (every key of a run is),
+/// and a sample of positions goes through the packed readers in full, search included. So the
+/// check costs one batched forward evaluation, not a block decode per child. A damaged block
+/// is an error, not a mismatch.
 pub fn verify_key(
     rules: &Rules,
     key: Key,
@@ -225,23 +226,34 @@ pub fn verify_key(
     let search_needed = (sets.values.is_some() && tables.0.is_none())
         || (sets.outcomes.is_some() && tables.1.is_none());
     let index = Index::new(rules.board(), key);
-    let hands = [key.us_hand, key.them_hand];
+    // The search's answers come from the batched forward evaluation of the placement pass
+    // (children probed and their loads started a batch at a time): the same minimax rule as
+    // the reader's search, several times faster than one search a position over a whole game.
+    // The reader's own search is still run on the sample.
+    let targets = if search_needed {
+        Targets::new(rules, key, src)
+    } else {
+        Targets::default()
+    };
     let parts: Vec<[Verified; 2]> = (0..index.size().div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             let mut v: [Verified; 2] = Default::default();
-            let mut error = None;
             let range = c * CHUNK..((c + 1) * CHUNK).min(index.size());
-            index.for_each_class_in(range, |slot, us, them| {
+            let mut searched: Vec<Option<Outcome>> = Vec::new();
+            if search_needed {
+                searched.resize((range.end - range.start) as usize, None);
+                evaluate_range(rules, &index, range.clone(), src, &targets, |slot, _, o| {
+                    searched[(slot - range.start) as usize] = Some(o);
+                });
+            }
+            let mut error = None;
+            index.for_each_class_in(range.clone(), |slot, _, _| {
                 if error.is_some() {
                     return;
                 }
                 let expected = src.read(src.probe_slot(key, slot));
-                let searched = search_needed.then(|| {
-                    let pos = Position::from_sides(us, them, hands, Color::White);
-                    let s = search::<Outcome, Infallible>(&pos, rules, |c| Ok(src.outcome(c)));
-                    s.unwrap_or_else(|never| match never {})
-                });
+                let searched = searched.get((slot - range.start) as usize).copied().flatten();
                 let mut check = || -> Result<(), DbError> {
                     if let Some(set) = sets.values {
                         let got: Value = read(set, tables.0, key, slot, searched)?;
