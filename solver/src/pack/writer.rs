@@ -253,7 +253,10 @@ pub fn verify_key(
                     return;
                 }
                 let expected = src.read(src.probe_slot(key, slot));
-                let searched = searched.get((slot - range.start) as usize).copied().flatten();
+                let searched = searched
+                    .get((slot - range.start) as usize)
+                    .copied()
+                    .flatten();
                 let mut check = || -> Result<(), DbError> {
                     if let Some(set) = sets.values {
                         let got: Value = read(set, tables.0, key, slot, searched)?;
