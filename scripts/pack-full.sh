@@ -69,7 +69,9 @@ for step in $STEPS; do
       [ "$status" = 0 ] || echo "pack --verify exit status $status" | tee -a "$LOG.verify"
       ;;
     report)
-      python3 scripts/pack-report.py "$LOG" "$LEVEL" "$WDL_BLOCK" "$DTW_BLOCK" "$SIDES" \
+      # The plan's totals (keys, slots), to say how much of the game the report covers.
+      PLAN=$($BIN plan "${SCOPE[@]}" 2>/dev/null | awk '$2 == "keys" {k += $1; gsub(",", "", $3); s += $3} END {printf "%d %.0f\n", k, s}')
+      python3 scripts/pack-report.py "$LOG" "$LEVEL" "$WDL_BLOCK" "$DTW_BLOCK" "$SIDES" $PLAN \
         > "results/$TAG.md"
       echo "results/$TAG.md written"
       ;;

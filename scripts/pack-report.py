@@ -2,13 +2,17 @@
 """Writes the packed-set report (markdown, on stdout) from the logs of scripts/pack-full.sh:
 LOG (the packer's per-key lines, runs appended), LOG.latency and LOG.verify.
 
-    python3 scripts/pack-report.py LOG LEVEL WDL_BLOCK DTW_BLOCK SIDES
+    python3 scripts/pack-report.py LOG LEVEL WDL_BLOCK DTW_BLOCK SIDES [PLAN_KEYS PLAN_SLOTS]
+
+PLAN_KEYS and PLAN_SLOTS, the totals of `morris plan` for the same scope, let the report say
+how much of the game the packed set covers so far.
 """
 import os
 import re
 import sys
 
-log, level, wdl_block, dtw_block, sides = sys.argv[1:]
+log, level, wdl_block, dtw_block, sides = sys.argv[1:6]
+plan = [int(a) for a in sys.argv[6:8]]
 UNIT = {"B": 1, "KiB": 1024, "MiB": 1024**2, "GiB": 1024**3}
 
 
@@ -48,6 +52,12 @@ print(f"Made by `scripts/pack-full.sh` (zstd level {level}; blocks of {wdl_block
       f"values, {dtw_block} for outcomes; `--sides {sides}`). Runs of the packer:\n")
 for r in runs:
     print(f"- {r}")
+covered = sum(v[0] for v in keys.values())
+if len(plan) == 2 and (len(keys), covered) != tuple(plan):
+    print(f"\n**Partial: {len(keys)} of the {plan[0]} keys of the plan, {covered:,} of "
+          f"{plan[1]:,} slots ({covered / plan[1]:.1%}).** The totals below are of these keys.")
+elif len(plan) == 2:
+    print(f"\nEvery key of the plan: {plan[0]} keys, {plan[1]:,} slots.")
 print(f"\nPacking took {seconds:,.0f} s in all (the sum of the keys' times, both kinds; "
       f"{seconds / 60:.1f} min).\n")
 

@@ -227,9 +227,9 @@ pub fn verify_key(
         || (sets.outcomes.is_some() && tables.1.is_none());
     let index = Index::new(rules.board(), key);
     // The search's answers come from the batched forward evaluation of the placement pass
-    // (children probed and their loads started a batch at a time): the same minimax rule as
-    // the reader's search, several times faster than one search a position over a whole game.
-    // The reader's own search is still run on the sample.
+    // (children probed and their loads started a batch at a time, so that the loads overlap):
+    // the same minimax rule as the reader's search. The reader's own search runs on the
+    // sample.
     let targets = if search_needed {
         Targets::new(rules, key, src)
     } else {
