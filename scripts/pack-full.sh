@@ -13,6 +13,7 @@
 #   MORRIS_DB=/big/nine PACKED=/big/nine-packed LEVEL=19 WDL_BLOCK=65536 DTW_BLOCK=16384 bash scripts/pack-full.sh
 #   SIDES=both bash scripts/pack-full.sh      # a file for every key (default: the weaker side searched)
 #   STEPS="report" bash scripts/pack-full.sh  # only rewrite the report from the logs
+#   STEPS=follow bash scripts/pack-full.sh &  # beside a running solve: pack keys as they come
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAX=${MAX_STONES:-9}
@@ -39,6 +40,18 @@ machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $
 
 for step in $STEPS; do
   case $step in
+    follow)
+      # Beside a running solve of $DB (which holds its directory's lock): pack the keys solved
+      # so far, and again every minute, until the solve ends; the `pack` step then packs the
+      # rest. A pass stops at the first key without a table (not solved yet): expected here.
+      echo "# run $(date -u +%FT%TZ): $machine; keys packed as the solve wrote them" >> "$LOG"
+      while ! flock -n "$DB/.morris.lock" true 2>/dev/null; do
+        nice $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --level "$LEVEL" \
+          --wdl-block-slots "$WDL_BLOCK" --dtw-block-slots "$DTW_BLOCK" --sides "$SIDES" \
+          2>&1 | tr '\r' '\n' | grep -E 'slots' | grep -v 'packed already' >> "$LOG" || true
+        sleep 60
+      done
+      ;;
     pack)
       # One line per key packed in this run (a rerun appends; the report keeps each key's last
       # line with sizes, and sums the seconds of the runs).
@@ -75,6 +88,6 @@ for step in $STEPS; do
         > "results/$TAG.md"
       echo "results/$TAG.md written"
       ;;
-    *) echo "unknown step $step (pack latency verify report)" >&2; exit 2 ;;
+    *) echo "unknown step $step (follow pack latency verify report)" >&2; exit 2 ;;
   esac
 done
