@@ -55,7 +55,9 @@ for r in runs:
 covered = sum(v[0] for v in keys.values())
 if len(plan) == 2 and (len(keys), covered) != tuple(plan):
     print(f"\n**Partial: {len(keys)} of the {plan[0]} keys of the plan, {covered:,} of "
-          f"{plan[1]:,} slots ({covered / plan[1]:.1%}).** The totals below are of these keys.")
+          f"{plan[1]:,} slots ({covered / plan[1]:.1%}).** The totals below are of these keys (a "
+          f"key without a file is listed once the packer has passed it, whether or not the keys "
+          f"its search reads are packed yet).")
 elif len(plan) == 2:
     print(f"\nEvery key of the plan: {plan[0]} keys, {plan[1]:,} slots.")
 print(f"\nPacking took {seconds:,.0f} s in all (the sum of the keys' times, both kinds; "
