@@ -38,6 +38,13 @@ LOG=results/$TAG.log
 mkdir -p results
 machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; commit $(git rev-parse --short HEAD), $(date -u +%F)"
 
+# One pass of the packer over the scope, its progress lines one to a line.
+pack_pass() {
+  nice $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --level "$LEVEL" \
+    --wdl-block-slots "$WDL_BLOCK" --dtw-block-slots "$DTW_BLOCK" --sides "$SIDES" \
+    2>&1 | tr '\r' '\n'
+}
+
 for step in $STEPS; do
   case $step in
     follow)
@@ -46,9 +53,8 @@ for step in $STEPS; do
       # rest. A pass stops at the first key without a table (not solved yet): expected here.
       echo "# run $(date -u +%FT%TZ): $machine; keys packed as the solve wrote them" >> "$LOG"
       while ! flock -n "$DB/.morris.lock" true 2>/dev/null; do
-        nice $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --level "$LEVEL" \
-          --wdl-block-slots "$WDL_BLOCK" --dtw-block-slots "$DTW_BLOCK" --sides "$SIDES" \
-          2>&1 | tr '\r' '\n' | grep -E 'slots' | grep -v 'packed already' >> "$LOG" || true
+        # Only the keys packed in the pass: the `pack` step lists the searched keys once.
+        pack_pass | grep -F 'slots, wdl' >> "$LOG" || true
         sleep 60
       done
       ;;
@@ -56,9 +62,7 @@ for step in $STEPS; do
       # One line per key packed in this run (a rerun appends; the report keeps each key's last
       # line with sizes, and sums the seconds of the runs).
       echo "# run $(date -u +%FT%TZ): $machine" >> "$LOG"
-      nice $BIN pack --db "$DB" --out "$OUT" "${SCOPE[@]}" --level "$LEVEL" \
-        --wdl-block-slots "$WDL_BLOCK" --dtw-block-slots "$DTW_BLOCK" --sides "$SIDES" \
-        2>&1 | tr '\r' '\n' | grep -E 'slots|packed' | tee -a "$LOG"
+      pack_pass | grep -E 'slots|packed' | tee -a "$LOG"
       ;;
     latency)
       if sync && echo 3 > /proc/sys/vm/drop_caches 2>/dev/null; then
