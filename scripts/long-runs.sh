@@ -46,8 +46,8 @@ for s in $STEPS; do
             [ -z "$follower" ] || wait "$follower" ;;
         nocapture)
             step nocapture env MORRIS_DB="$DB" LIMITS="50 100" bash scripts/solve-nocapture.sh ;;
-        pack) step pack env STEPS="pack latency verify report" MORRIS_DB="$DB" PACKED="$DB-packed" \
-            bash scripts/pack-full.sh ;;
+        # This script's STEPS is not pack-full.sh's: that one keeps its own default steps.
+        pack) step pack env -u STEPS MORRIS_DB="$DB" PACKED="$DB-packed" bash scripts/pack-full.sh ;;
         twelve) step twelve env MORRIS_DB="$TWELVE_DB" bash scripts/solve-twelve.sh ;;
         *) echo "unknown step $s (plain pack twelve nocapture)" >&2; exit 2 ;;
     esac
