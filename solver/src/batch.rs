@@ -6,11 +6,12 @@
 //! batch is probed (located, its load started) before any is read, so that the loads overlap.
 
 use crate::value::{evaluate, Outcome};
-use crate::{key_of, lost_already, Located, Lookup};
+use crate::{key_of, key_slot, lost_already, prefetch, Located, Lookup};
+use morris_db::format::{Encoding, Entry};
 use core::ops::Range;
 use morris_db::plan::{children, Via};
 use morris_db::{Fixed, Index, Key};
-use morris_engine::{for_each_move, Color, Point, Position, Rules};
+use morris_engine::{for_each_move, Bitboard, Color, Point, Position, Rules};
 
 /// The keys a placement key's placements lead into ([`children`]), with their indexes where the
 /// children have them. Empty (every child through the full index) for verification, which must
@@ -19,10 +20,50 @@ use morris_engine::{for_each_move, Color, Point, Position, Rules};
 /// Most children are found by an index with one side fixed, several times cheaper than a full
 /// one: without capture the side that did not move is to move in every child of a position;
 /// with a capture the mover's stones are the same whichever stone it takes.
-#[derive(Default)]
 pub(crate) struct Targets<'a> {
-    quiet: Option<(Key, &'a Index)>,
-    capture: Option<(Key, &'a Index)>,
+    quiet: Option<Target<'a>>,
+    capture: Option<Target<'a>>,
+    /// By distance byte of a child: the [`Outcome::order`] of the mover's outcome after a
+    /// move into it, so that the minimax over bytes read straight from a target is a minimum
+    /// of integers; `u64::MAX` for the overflow mark, read through the lookup.
+    after: [u64; 256],
+}
+
+impl Default for Targets<'_> {
+    fn default() -> Self {
+        Targets {
+            quiet: None,
+            capture: None,
+            after: Targets::AFTER,
+        }
+    }
+}
+
+/// A key the placements lead into: its index and, where the lookup lends it
+/// ([`Lookup::entries_of`]), its distance bytes, read straight from the table instead of
+/// through the lookup's calls.
+#[derive(Copy, Clone)]
+struct Target<'a> {
+    key: Key,
+    index: &'a Index,
+    /// The key's [`key_slot`], which its probes carry.
+    slot: usize,
+    entries: Option<&'a [u8]>,
+}
+
+impl Target<'_> {
+    /// Locates slot `slot` of the key and starts its load.
+    #[inline]
+    fn probe(&self, children: &dyn Lookup, slot: u64) -> Located {
+        match self.entries {
+            Some(entries) => {
+                prefetch(&entries[slot as usize]);
+                Located::at(self.slot, slot)
+            }
+            None => children.probe_slot(self.key, slot),
+        }
+    }
+
 }
 
 impl<'a> Targets<'a> {
@@ -30,12 +71,51 @@ impl<'a> Targets<'a> {
         let edges = children(rules, key);
         let target = |via: Via| {
             let to = edges.iter().find(|e| e.via == via)?.to;
-            Some((to, lookup.index_of(to)?))
+            Some(Target {
+                key: to,
+                index: lookup.index_of(to)?,
+                slot: key_slot(to),
+                entries: lookup.entries_of(to),
+            })
         };
         Targets {
             quiet: target(Via::Place),
             capture: target(Via::PlaceCapture),
+            after: Targets::AFTER,
         }
+    }
+
+    const AFTER: [u64; 256] = {
+        let mut after = [u64::MAX; 256];
+        let mut byte = 0;
+        while byte < 255 {
+            if let Some(child) = Entry(byte as u8).decode(Encoding::DistanceByte) {
+                after[byte] = child.after_move().order();
+            }
+            byte += 1;
+        }
+        after
+    };
+
+    /// The [`Outcome::order`] of the mover's outcome after the move whose child `probe`
+    /// located: from the child's distance byte where a target lends its bytes, else through
+    /// the lookup.
+    #[inline]
+    fn order_after(&self, probe: Located, children: &dyn Lookup) -> u64 {
+        if let Ok((key, slot)) = probe.located() {
+            let entries = match (&self.quiet, &self.capture) {
+                (Some(t), _) if t.slot == key => t.entries,
+                (_, Some(t)) if t.slot == key => t.entries,
+                _ => None,
+            };
+            if let Some(entries) = entries {
+                let order = self.after[entries[slot as usize] as usize];
+                if order != u64::MAX {
+                    return order;
+                }
+            }
+        }
+        children.read(probe).after_move().order()
     }
 }
 
@@ -50,7 +130,7 @@ pub(crate) fn evaluate_range(
     mut f: impl FnMut(u64, &Position, Outcome),
 ) {
     let key = index.key();
-    let mut batch = Batch::default();
+    let mut batch = Batch::new();
     let mut locator = Locator::new(rules, children);
     index.for_each_in(range, |i, us, them| {
         if index.is_hole(i) {
@@ -59,10 +139,10 @@ pub(crate) fn evaluate_range(
         let pos = Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
         batch.push(i, pos, targets, &mut locator);
         if batch.is_full() {
-            batch.evaluate(rules, children, &mut f);
+            batch.evaluate(rules, children, targets, &mut f);
         }
     });
-    batch.evaluate(rules, children, &mut f);
+    batch.evaluate(rules, children, targets, &mut f);
 }
 
 /// Finds children's slots through their key's index with the child's pattern side fixed
@@ -141,15 +221,55 @@ impl<'a> Locator<'a> {
 }
 
 /// Positions whose children have been probed but not yet read.
-#[derive(Default)]
-struct Batch {
+struct Batch<'a> {
     /// Per position: its slot, the position, and where its probes end.
     positions: Vec<(u64, Position, usize)>,
     probes: Vec<Located>,
-    values: Vec<Outcome>,
+    /// Where the quiet children's key classifies the mover's stones (white to move): the
+    /// fixed index of the mover's stones plus each point, kept while the mover's stones stay
+    /// the same (over a whole pattern class of the walk), so that each quiet child is only
+    /// ranked, not indexed in full.
+    placed: PlacedMemo<'a>,
 }
 
-impl Batch {
+/// The fixed indexes of one set of stones plus each point placed (see [`Batch::placed`]).
+struct PlacedMemo<'a> {
+    stones: u32,
+    /// Bit `p` set when `fixed[p]` holds the index of `stones` plus point `p`.
+    known: u32,
+    fixed: [Option<Fixed<'a>>; 32],
+}
+
+impl<'a> PlacedMemo<'a> {
+    /// The fixed index of `stones` with `point` added, in `index`.
+    #[inline]
+    fn get(&mut self, index: &'a Index, stones: Bitboard, point: Point) -> Fixed<'a> {
+        if self.stones != stones.bits() {
+            self.stones = stones.bits();
+            self.known = 0;
+        }
+        let p = point as usize;
+        if self.known & 1 << p == 0 {
+            self.known |= 1 << p;
+            self.fixed[p] = Some(index.with_them(stones.with(point)));
+        }
+        self.fixed[p].expect("known")
+    }
+}
+
+impl<'a> Batch<'a> {
+    fn new() -> Batch<'a> {
+        Batch {
+            positions: Vec::new(),
+            probes: Vec::new(),
+            placed: PlacedMemo {
+                stones: u32::MAX,
+                known: 0,
+                fixed: [None; 32],
+            },
+        }
+    }
+
     /// Enough positions for a few hundred loads in flight, few enough that the first probed
     /// lines are still in the cache when read.
     const POSITIONS: usize = 16;
@@ -160,26 +280,43 @@ impl Batch {
 
     /// Probes the children of a position, through `targets` where it has their key, else
     /// through `locator`.
-    fn push(&mut self, slot: u64, pos: Position, targets: &Targets, locator: &mut Locator) {
+    fn push(
+        &mut self,
+        slot: u64,
+        pos: Position,
+        targets: &Targets<'a>,
+        locator: &mut Locator,
+    ) {
         let (rules, children) = (locator.rules, locator.lookup);
-        let quiet = targets
-            .quiet
-            .map(|(k, index)| (k, index.with_us(pos.them())));
+        // The child's side to move keeps the stones of the side that did not move here; when
+        // the child's key classifies them, one fixed index serves every quiet child, else
+        // the mover's stones plus the point placed are fixed ([`Batch::placed`]).
+        let quiet = targets.quiet.map(|t| {
+            if t.index.classifies_us() {
+                (t, Some(t.index.with_us(pos.them())))
+            } else {
+                (t, None)
+            }
+        });
         // Captures come grouped by the point placed on.
         let mut capturing: Option<(Point, Fixed)> = None;
         for_each_move(&pos, rules, |m| {
             let child = pos.play(m);
             let probe = match (m.from(), m.capture(), &quiet, targets.capture) {
-                (None, None, Some((k, fixed)), _) => {
-                    children.probe_slot(*k, fixed.index(child.them()))
+                (None, None, Some((t, Some(fixed))), _) => {
+                    t.probe(children, fixed.index(child.them()))
                 }
-                (None, Some(_), _, Some((k, index))) => {
+                (None, None, Some((t, None)), _) => {
+                    let fixed = self.placed.get(t.index, pos.us(), m.to());
+                    t.probe(children, fixed.index(child.us()))
+                }
+                (None, Some(_), _, Some(t)) => {
                     if capturing.as_ref().is_some_and(|(to, _)| *to != m.to()) {
                         capturing = None;
                     }
-                    let (_, fixed) =
-                        capturing.get_or_insert_with(|| (m.to(), index.with_them(child.them())));
-                    children.probe_slot(k, fixed.index(child.us()))
+                    let (_, fixed) = capturing
+                        .get_or_insert_with(|| (m.to(), t.index.with_them(child.them())));
+                    t.probe(children, fixed.index(child.us()))
                 }
                 _ => locator.probe(&child),
             };
@@ -194,14 +331,18 @@ impl Batch {
         &mut self,
         rules: &Rules,
         children: &dyn Lookup,
+        targets: &Targets,
         mut f: impl FnMut(u64, &Position, Outcome),
     ) {
         let mut begin = 0;
         for &(slot, pos, end) in &self.positions {
-            self.values.clear();
-            self.values
-                .extend(self.probes[begin..end].iter().map(|&p| children.read(p)));
-            f(slot, &pos, evaluate(rules, &pos, &self.values));
+            let probes = &self.probes[begin..end];
+            let outcome = match probes.iter().map(|&p| targets.order_after(p, children)).min() {
+                Some(best) => Outcome::from_order(best),
+                // No move: the game's own rule for a blocked player.
+                None => evaluate(rules, &pos, &[]),
+            };
+            f(slot, &pos, outcome);
             begin = end;
         }
         self.positions.clear();

@@ -44,6 +44,15 @@ pub trait Lookup: Sync {
         None
     }
 
+    /// The distance bytes of a solved key ([`morris_db::format::Encoding::DistanceByte`]),
+    /// where this lookup's reads of the key are those bytes as stored: a caller with many
+    /// slots to read (the placement pass) then reads them without a call each. `None` (the
+    /// default) where reads go through the lookup, which may change them (the no-capture
+    /// rule's [`exits::Exits`]) or keep them another way.
+    fn entries_of(&self, _key: Key) -> Option<&[u8]> {
+        None
+    }
+
     /// Locates slot `slot` of `key` (a key [`index_of`](Lookup::index_of) gave the index of)
     /// and starts its load.
     #[inline]

@@ -3,7 +3,7 @@
 //! table (see [`Store::reading_packed`]).
 
 use crate::{key_of, key_slot, lost_already, prefetch, Located, Lookup, KEY_SLOTS};
-use morris_db::format::{file_name, Checks, DbError, Metric, Table};
+use morris_db::format::{file_name, Checks, DbError, Encoding, Metric, Table};
 use morris_db::{Index, Key, Outcome};
 use morris_engine::{Position, Rules};
 use std::path::{Path, PathBuf};
@@ -188,6 +188,11 @@ impl Lookup for Store {
 
     fn index_of(&self, key: Key) -> Option<&Index> {
         self.tables[key_slot(key)].get().map(|(index, _)| index)
+    }
+
+    fn entries_of(&self, key: Key) -> Option<&[u8]> {
+        let (_, table) = self.tables[key_slot(key)].get()?;
+        (table.encoding() == Encoding::DistanceByte).then(|| table.entries())
     }
 
     #[inline]
