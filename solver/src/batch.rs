@@ -230,6 +230,10 @@ struct Batch<'a> {
     /// the same (over a whole pattern class of the walk), so that each quiet child is only
     /// ranked, not indexed in full.
     placed: PlacedMemo<'a>,
+    /// Where the quiet children's key classifies the stones of the side not to move here
+    /// (black to move): their fixed index, kept while they stay the same (over a pattern
+    /// class of the walk).
+    quiet: Option<(u32, Fixed<'a>)>,
 }
 
 /// The fixed indexes of one set of stones plus each point placed (see [`Batch::placed`]).
@@ -267,6 +271,7 @@ impl<'a> Batch<'a> {
                 known: 0,
                 fixed: [None; 32],
             },
+            quiet: None,
         }
     }
 
@@ -293,7 +298,16 @@ impl<'a> Batch<'a> {
         // the mover's stones plus the point placed are fixed ([`Batch::placed`]).
         let quiet = targets.quiet.map(|t| {
             if t.index.classifies_us() {
-                (t, Some(t.index.with_us(pos.them())))
+                let them = pos.them().bits();
+                let fixed = match self.quiet {
+                    Some((stones, fixed)) if stones == them => fixed,
+                    _ => {
+                        let fixed = t.index.with_us(pos.them());
+                        self.quiet = Some((them, fixed));
+                        fixed
+                    }
+                };
+                (t, Some(fixed))
             } else {
                 (t, None)
             }
