@@ -396,7 +396,7 @@ pub struct Fixed<'a> {
 
 impl Fixed<'_> {
     /// The slot of the position made of the fixed stones and `other`.
-    #[inline]
+    #[inline(always)]
     pub fn index(&self, other: Bitboard) -> u64 {
         let ix = self.index;
         match self.side {
