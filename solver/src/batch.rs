@@ -7,8 +7,8 @@
 
 use crate::value::{evaluate, Outcome};
 use crate::{key_of, key_slot, lost_already, prefetch, Located, Lookup};
-use morris_db::format::{Encoding, Entry};
 use core::ops::Range;
+use morris_db::format::{Encoding, Entry};
 use morris_db::plan::{children, Via};
 use morris_db::{Fixed, Index, Key};
 use morris_engine::{for_each_move, Bitboard, Color, Point, Position, Rules};
@@ -63,7 +63,6 @@ impl Target<'_> {
             None => children.probe_slot(self.key, slot),
         }
     }
-
 }
 
 impl<'a> Targets<'a> {
@@ -285,13 +284,7 @@ impl<'a> Batch<'a> {
 
     /// Probes the children of a position, through `targets` where it has their key, else
     /// through `locator`.
-    fn push(
-        &mut self,
-        slot: u64,
-        pos: Position,
-        targets: &Targets<'a>,
-        locator: &mut Locator,
-    ) {
+    fn push(&mut self, slot: u64, pos: Position, targets: &Targets<'a>, locator: &mut Locator) {
         let (rules, children) = (locator.rules, locator.lookup);
         // The child's side to move keeps the stones of the side that did not move here; when
         // the child's key classifies them, one fixed index serves every quiet child, else
@@ -328,8 +321,8 @@ impl<'a> Batch<'a> {
                     if capturing.as_ref().is_some_and(|(to, _)| *to != m.to()) {
                         capturing = None;
                     }
-                    let (_, fixed) = capturing
-                        .get_or_insert_with(|| (m.to(), t.index.with_them(child.them())));
+                    let (_, fixed) =
+                        capturing.get_or_insert_with(|| (m.to(), t.index.with_them(child.them())));
                     t.probe(children, fixed.index(child.us()))
                 }
                 _ => locator.probe(&child),
@@ -351,7 +344,11 @@ impl<'a> Batch<'a> {
         let mut begin = 0;
         for &(slot, pos, end) in &self.positions {
             let probes = &self.probes[begin..end];
-            let outcome = match probes.iter().map(|&p| targets.order_after(p, children)).min() {
+            let outcome = match probes
+                .iter()
+                .map(|&p| targets.order_after(p, children))
+                .min()
+            {
                 Some(best) => Outcome::from_order(best),
                 // No move: the game's own rule for a blocked player.
                 None => evaluate(rules, &pos, &[]),
