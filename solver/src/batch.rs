@@ -20,24 +20,26 @@ use morris_engine::{for_each_move, Bitboard, Color, Point, Position, Rules};
 /// Most children are found by an index with one side fixed, several times cheaper than a full
 /// one: without capture the side that did not move is to move in every child of a position;
 /// with a capture the mover's stones are the same whichever stone it takes.
+#[derive(Default)]
 pub(crate) struct Targets<'a> {
     quiet: Option<Target<'a>>,
     capture: Option<Target<'a>>,
-    /// By distance byte of a child: the [`Outcome::order`] of the mover's outcome after a
-    /// move into it, so that the minimax over bytes read straight from a target is a minimum
-    /// of integers; `u64::MAX` for the overflow mark, read through the lookup.
-    after: [u64; 256],
 }
 
-impl Default for Targets<'_> {
-    fn default() -> Self {
-        Targets {
-            quiet: None,
-            capture: None,
-            after: Targets::AFTER,
+/// By distance byte of a child: the [`Outcome::order`] of the mover's outcome after a move
+/// into it, so that the minimax over bytes read straight from a target is a minimum of
+/// integers; `u64::MAX` for the overflow mark, read through the lookup.
+static AFTER: [u64; 256] = {
+    let mut after = [u64::MAX; 256];
+    let mut byte = 0;
+    while byte < 255 {
+        if let Some(child) = Entry(byte as u8).decode(Encoding::DistanceByte) {
+            after[byte] = child.after_move().order();
         }
+        byte += 1;
     }
-}
+    after
+};
 
 /// A key the placements lead into: its index and, where the lookup lends it
 /// ([`Lookup::entries_of`]), its distance bytes, read straight from the table instead of
@@ -80,21 +82,8 @@ impl<'a> Targets<'a> {
         Targets {
             quiet: target(Via::Place),
             capture: target(Via::PlaceCapture),
-            after: Targets::AFTER,
         }
     }
-
-    const AFTER: [u64; 256] = {
-        let mut after = [u64::MAX; 256];
-        let mut byte = 0;
-        while byte < 255 {
-            if let Some(child) = Entry(byte as u8).decode(Encoding::DistanceByte) {
-                after[byte] = child.after_move().order();
-            }
-            byte += 1;
-        }
-        after
-    };
 
     /// The [`Outcome::order`] of the mover's outcome after the move whose child `probe`
     /// located: from the child's distance byte where a target lends its bytes, else through
@@ -108,7 +97,7 @@ impl<'a> Targets<'a> {
                 _ => None,
             };
             if let Some(entries) = entries {
-                let order = self.after[entries[slot as usize] as usize];
+                let order = AFTER[entries[slot as usize] as usize];
                 if order != u64::MAX {
                     return order;
                 }
