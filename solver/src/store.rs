@@ -169,7 +169,17 @@ impl Store {
 
     /// Closes every table (unmaps the files).
     pub fn close_all(&mut self) {
-        self.tables.iter_mut().for_each(|t| *t = OnceLock::new());
+        self.close_except(&[]);
+    }
+
+    /// Closes every table but those of `keep`.
+    pub fn close_except(&mut self, keep: &[Key]) {
+        let kept: Vec<usize> = keep.iter().map(|&k| key_slot(k)).collect();
+        for (slot, t) in self.tables.iter_mut().enumerate() {
+            if !kept.contains(&slot) {
+                *t = OnceLock::new();
+            }
+        }
     }
 }
 
