@@ -3,6 +3,7 @@
 
 mod batch;
 mod cells;
+mod checked;
 pub mod exits;
 pub mod journal;
 pub mod lock;

@@ -10,7 +10,7 @@ use crate::retro::solve_pair;
 use crate::stats::{key_stats, KeyStats};
 use crate::store::Store;
 use crate::Lookup;
-use morris_db::format::{Checks, DbError, Metric, Table, Writer};
+use morris_db::format::{Checks, DbError, Metric, Writer};
 use morris_db::plan::{children, KeyGraph, UnitKind};
 use morris_db::Outcome;
 use morris_db::{slots, Index, Key};
@@ -19,10 +19,7 @@ use rayon::prelude::*;
 use std::fmt;
 use std::time::Instant;
 
-mod checked;
 pub mod unit;
-
-use checked::{Checked, Stamp};
 
 /// What happened to one step: a moving-phase pair or a placement key.
 #[derive(Clone, Debug)]
@@ -230,9 +227,8 @@ pub fn solve_locked(
     let steps = steps(&rules, job)?;
     let mut written = 0usize;
     let mut reports = Vec::new();
-    let mut checked = Checked::default();
     for step in steps {
-        let report = run_step(store, &step, observer, lock, &mut checked, &mut || {
+        let report = run_step(store, &step, observer, lock, &mut || {
             written += 1;
             match job.stop_after_files == Some(written) {
                 true => Err(SolveError::Stopped),
@@ -247,25 +243,23 @@ pub fn solve_locked(
 
 /// Solves one step and writes its files, unless they are complete on disk already; tells the
 /// observer, and calls `after_file` after each file written (the resume tests' stop hook).
-/// `checked` holds the files this solve has hashed or written: they are not hashed again.
 fn run_step(
     store: &mut Store,
     step: &Step,
     observer: &dyn Observer,
     lock: &dyn WriteLock,
-    checked: &mut Checked,
     after_file: &mut dyn FnMut() -> Result<(), SolveError>,
 ) -> Result<StepReport, SolveError> {
     let rules = *store.rules();
     let keys = step.keys();
     let slots: u64 = keys.iter().map(|&k| slots(rules.board(), k)).sum();
     observer.step_started(step, slots);
-    if keys.iter().all(|&k| is_complete(store, k, lock, checked)) {
+    if keys.iter().all(|&k| is_complete(store, k, lock)) {
         let report = StepReport::skipped(keys, slots);
         observer.step_finished(&report);
         return Ok(report);
     }
-    open_reads(store, step, checked)?;
+    open_reads(store, step)?;
     reset_peak_memory();
     let start = Instant::now();
     let metric = store.metric();
@@ -285,7 +279,8 @@ fn run_step(
             w.push(Outcome::from_code(c))?;
         }
         w.finish()?;
-        checked.record(*key, Stamp::of(&store.path(*key)));
+        // Written from the values in memory: as good as hashed.
+        store.vouch(*key);
         after_file()?;
     }
     let report = StepReport {
@@ -301,32 +296,21 @@ fn run_step(
 }
 
 /// Opens the tables `step` reads, resident in memory, and closes the others. Tables open
-/// already stay open (the steps of a solve share many), and files in `checked` are not hashed
-/// again; the others are hashed in full and recorded there. Files are opened side by side:
-/// copying a table into memory is bound by one core's copy speed, not by memory.
-fn open_reads(store: &mut Store, step: &Step, checked: &mut Checked) -> Result<(), SolveError> {
+/// already stay open (the steps of a solve share many); files the store hashed before are not
+/// hashed again. Files are opened side by side: copying a table into memory is bound by one
+/// core's copy speed, not by memory.
+fn open_reads(store: &mut Store, step: &Step) -> Result<(), SolveError> {
     let reads = step.read_keys();
     store.close_except(&reads);
-    let stamps: Vec<Option<Stamp>> = reads.iter().map(|&k| Stamp::of(&store.path(k))).collect();
     let store: &Store = store;
-    reads
-        .par_iter()
-        .zip(&stamps)
-        .try_for_each(|(&dep, &stamp)| {
-            let checks = Checks {
-                checksum: !checked.knows(dep, stamp),
-            };
-            store
-                .open_resident(dep, checks)
-                .map_err(|_| SolveError::MissingDependency {
-                    step: step.name(),
-                    missing: store.path(dep).display().to_string(),
-                })
-        })?;
-    for (&dep, &stamp) in reads.iter().zip(&stamps) {
-        checked.record(dep, stamp);
-    }
-    Ok(())
+    reads.par_iter().try_for_each(|&dep| {
+        store
+            .open_resident(dep, Checks::default())
+            .map_err(|_| SolveError::MissingDependency {
+                step: step.name(),
+                missing: store.path(dep).display().to_string(),
+            })
+    })
 }
 
 impl StepReport {
@@ -343,17 +327,15 @@ impl StepReport {
     }
 }
 
-/// True when the file of `key` is complete: header right and checksum matching. A file that
-/// fails is removed so that it is rebuilt; a leftover temporary file is removed too.
+/// True when the file of `key` is complete: header right and checksum matching (unless the
+/// store hashed it before, [`Store::check`]). A file that fails is removed so that it is
+/// rebuilt; a leftover temporary file is removed too.
 ///
 /// Removing files is only safe for the file's one writer: the `_lock` parameter makes holding
 /// a lock that covers it (the directory's, or the unit's that writes it) a precondition the
 /// compiler checks. (Without it, a second solve took the first one's half-written `.tmp` file
 /// for a crash's leftover and deleted it.)
-///
-/// A file found complete is recorded in `checked`, so that the steps that read it do not hash
-/// it again.
-fn is_complete(store: &Store, key: Key, _lock: &dyn WriteLock, checked: &mut Checked) -> bool {
+fn is_complete(store: &Store, key: Key, _lock: &dyn WriteLock) -> bool {
     let path = store.path(key);
     let mut tmp = path.clone().into_os_string();
     tmp.push(".tmp");
@@ -361,15 +343,8 @@ fn is_complete(store: &Store, key: Key, _lock: &dyn WriteLock, checked: &mut Che
     if !path.exists() {
         return false;
     }
-    let stamp = Stamp::of(&path);
-    let checks = Checks {
-        checksum: !checked.knows(key, stamp),
-    };
-    match Table::open_with(&path, *store.rules(), store.metric(), key, checks) {
-        Ok(_) => {
-            checked.record(key, stamp);
-            true
-        }
+    match store.check(key) {
+        Ok(()) => true,
         Err(_) => {
             let _ = std::fs::remove_file(&path);
             false

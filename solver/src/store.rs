@@ -2,6 +2,7 @@
 //! `packed` feature, a reader may also fall back on a packed set where a key has no unpacked
 //! table (see [`Store::reading_packed`]).
 
+use crate::checked::{Checked, Stamp};
 use crate::{key_of, key_slot, lost_already, prefetch, Located, Lookup, KEY_SLOTS};
 use morris_db::format::{file_name, Checks, DbError, Encoding, Metric, Table};
 use morris_db::{Index, Key, Outcome};
@@ -28,6 +29,9 @@ pub struct Store {
     /// The first error met while reading a packed block, which [`Lookup::read`] cannot
     /// return: the caller collects it with [`Store::take_failure`].
     failure: Mutex<Option<DbError>>,
+    /// The files this store hashed, or was told are sound ([`Store::vouch`]): opened again
+    /// unchanged, they are not hashed again.
+    checked: Mutex<Checked>,
 }
 
 impl Store {
@@ -45,6 +49,7 @@ impl Store {
             #[cfg(feature = "packed")]
             packed: None,
             failure: Mutex::new(None),
+            checked: Mutex::new(Checked::default()),
         }
     }
 
@@ -131,7 +136,8 @@ impl Store {
     }
 
     /// Opens the table of `key` unless it is open already; every header field
-    /// and, with `checks.checksum`, the payload are checked.
+    /// and, with `checks.checksum`, the payload are checked (unless this store checked the
+    /// same file before: [`Store::check`]).
     pub fn open(&self, key: Key, checks: Checks) -> Result<(), DbError> {
         self.load(key, checks, false).map(|_| ())
     }
@@ -151,7 +157,11 @@ impl Store {
     ) -> Result<(&Index, &Table), DbError> {
         let cell = &self.tables[key_slot(key)];
         if cell.get().is_none() {
+            let (checks, stamp) = self.checks_for(key, checks);
             let mut table = Table::open_with(self.path(key), self.rules, self.metric, key, checks)?;
+            if checks.checksum {
+                self.record(key, stamp);
+            }
             if resident {
                 table = table.into_resident()?;
             }
@@ -160,6 +170,40 @@ impl Store {
         }
         let (index, table) = cell.get().expect("set just now");
         Ok((index, table))
+    }
+
+    /// Checks the file of `key` in full (header, size, checksum), without opening it for
+    /// reading; a file this store checked before and that is unchanged since (same inode,
+    /// size and modification time) passes without being hashed again.
+    pub fn check(&self, key: Key) -> Result<(), DbError> {
+        let (checks, stamp) = self.checks_for(key, Checks::default());
+        Table::open_with(self.path(key), self.rules, self.metric, key, checks)?;
+        self.record(key, stamp);
+        Ok(())
+    }
+
+    /// Records the file of `key`, as it is now, as sound without hashing it: for a file that
+    /// this process has just written from the values it holds.
+    pub fn vouch(&self, key: Key) {
+        self.record(key, Stamp::of(&self.path(key)));
+    }
+
+    /// `checks`, without the checksum when the file of `key` is one this store checked; with
+    /// the file's stamp, taken before it is read (a file replaced meanwhile has another inode,
+    /// so that what is recorded after the check is never the newer file).
+    fn checks_for(&self, key: Key, checks: Checks) -> (Checks, Option<Stamp>) {
+        let stamp = Stamp::of(&self.path(key));
+        let known = self.checked.lock().is_ok_and(|c| c.knows(key, stamp));
+        let checks = Checks {
+            checksum: checks.checksum && !known,
+        };
+        (checks, stamp)
+    }
+
+    fn record(&self, key: Key, stamp: Option<Stamp>) {
+        if let Ok(mut c) = self.checked.lock() {
+            c.record(key, stamp);
+        }
     }
 
     /// The table of an open key.

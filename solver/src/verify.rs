@@ -67,6 +67,9 @@ pub fn verify_key(
     let index = Index::new(rules.board(), key);
     let n = index.size();
     let found = Mutex::new(Vec::new());
+    // The stored value of slot `i` is read at `i`, without indexing the position again, where
+    // the lookup reads by slot.
+    let by_slot = lookup.index_of(key).is_some();
     progress.start("verify", n);
     let (checked, bad) = (0..n.div_ceil(CHUNK))
         .into_par_iter()
@@ -82,7 +85,10 @@ pub fn verify_key(
                 &no_shortcuts,
                 |i, pos, recomputed| {
                     checked += 1;
-                    let stored = lookup.outcome(pos);
+                    let stored = match by_slot {
+                        true => lookup.read(lookup.probe_slot(key, i)),
+                        false => lookup.outcome(pos),
+                    };
                     let agree = if values_only {
                         stored.value() == recomputed.value()
                     } else {

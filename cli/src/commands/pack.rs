@@ -159,7 +159,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             bars.done(1);
             continue;
         }
-        open_all(&mut src, &[key], max)?;
+        open_all(&src, &[key], max, false)?;
         let t = Instant::now();
         let options = PackOptions {
             kinds: todo,
@@ -239,7 +239,7 @@ fn verify(
     let mut bad = 0u64;
     for (searched, key) in order {
         let read = reads(key, searched);
-        open_all(src, &read, max)?;
+        open_all(src, &read, max, false)?;
         // The check is of these kinds, against these unpacked tables and these packed files.
         let mut sums: Vec<u64> = read
             .iter()

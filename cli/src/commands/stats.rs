@@ -38,13 +38,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
     });
     let mut rows: Vec<(String, KeyStats, Option<RuleStats>)> = Vec::new();
     for key in keys {
-        open_all(&mut plain, &[key], max)?;
+        open_all(&plain, &[key], max, false)?;
         let (index, table) = plain.table(key).expect("opened");
         let s = key_stats(index, |i| table.outcome(i));
         let r = match &mut rule {
             None => None,
             Some((n, store)) => {
-                open_all(store, &[key], max)?;
+                open_all(store, &[key], max, false)?;
                 let (_, rt) = store.table(key).expect("opened");
                 Some(rule_key_stats(
                     index,

@@ -36,10 +36,16 @@ pub struct Args {
     rules: RuleArgs,
 }
 
-/// Opens keys for reading, or says which file is missing and how to build it.
-pub fn open_all(store: &mut Store, keys: &[Key], max_stones: u8) -> Result<(), Failure> {
+/// Opens keys for reading (with `resident`, copied into memory), or says which file is
+/// missing and how to build it.
+pub fn open_all(
+    store: &Store,
+    keys: &[Key],
+    max_stones: u8,
+    resident: bool,
+) -> Result<(), Failure> {
     for &k in keys {
-        store.open(k, Checks::default()).map_err(|e| {
+        store.load(k, Checks::default(), resident).map_err(|e| {
             let build = build_command_for(store.rules(), store.dir(), store.metric(), max_stones);
             Failure::failed(format!("{e}\n(build it with: {build})"))
         })?;
@@ -63,7 +69,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut bad_total = 0;
     for key in keys {
         let read = reads(&rules, key);
-        open_all(&mut store, &read, max)?;
+        // Resident, as the solve reads them: every child is a random read. Tables the next
+        // key reads too stay open, and none is hashed twice (the store remembers).
+        store.close_except(&read);
+        open_all(&store, &read, max, true)?;
         let file = store.path(key);
         let check = format!(
             "verify {}",

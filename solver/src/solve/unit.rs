@@ -13,7 +13,6 @@ use morris_db::format::{Checks, Table};
 use morris_db::plan::{KeyGraph, UnitKind};
 use morris_db::{slots, Index, Key};
 
-use super::checked::Checked;
 use super::{
     is_complete, open_reads, peak_memory, reset_peak_memory, run_step, under_metric, Observer,
     SolveError, Step, StepReport,
@@ -125,18 +124,11 @@ pub fn solve_unit(
     let key = step.first_key();
     let table = store.path(key);
     let report = match part {
-        Part::Whole => run_step(
-            store,
-            step,
-            observer,
-            &lock,
-            &mut Checked::default(),
-            &mut || Ok(()),
-        )?,
+        Part::Whole => run_step(store, step, observer, &lock, &mut || Ok(()))?,
         Part::Join => {
             let slots = slots(store.rules().board(), key);
             observer.step_started(step, slots);
-            let solved = !is_complete(store, key, &lock, &mut Checked::default());
+            let solved = !is_complete(store, key, &lock);
             if solved {
                 part::join(&table, *store.rules(), store.metric(), key)?;
             }
@@ -161,7 +153,7 @@ pub fn solve_unit(
                 observer.step_finished(&report);
                 return Ok(report);
             }
-            open_reads(store, step, &mut Checked::default())?;
+            open_reads(store, step)?;
             reset_peak_memory();
             let start = Instant::now();
             let rules = *store.rules();

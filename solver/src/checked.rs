@@ -1,11 +1,12 @@
-//! The tables one solve has hashed or written itself, so that a table it opens again
-//! unchanged is not hashed again.
+//! The table files a [`Store`](crate::store::Store) has hashed, or that its solve wrote, so
+//! that a table opened again unchanged is not hashed again.
 //!
-//! A whole solve reads most tables from several later steps. Hashing each child in full at
-//! every step that reads it took about a tenth of the placement phase, to re-check files that
-//! this same process had written or checked minutes before. A file counts as unchanged when
-//! its inode, size and modification time are those it had when it was checked: tables are
-//! replaced only by a rename, which gives a new inode (the format's contract).
+//! A whole solve, and a whole verification, read most tables from several later steps.
+//! Hashing each child in full at every step that reads it took about a tenth of the placement
+//! phase, to re-check files that this same process had written or checked minutes before. A
+//! file counts as unchanged when its inode, size and modification time are those it had when
+//! it was checked: tables are replaced only by a rename, which gives a new inode (the format's
+//! contract).
 
 use morris_db::Key;
 use std::collections::HashMap;

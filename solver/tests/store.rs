@@ -1,0 +1,64 @@
+//! A store hashes a table file once: opened again unchanged it is not hashed again, but a file
+//! replaced since (a new inode, as every writer of tables makes) is checked in full.
+
+use morris_db::format::{Checks, DbError};
+use morris_db::Key;
+use morris_engine::Rules;
+use morris_solver::progress::Progress;
+use morris_solver::solve::{solve, Job, Observer, Step, StepReport};
+use morris_solver::store::Store;
+
+struct Quiet;
+
+impl Progress for Quiet {
+    fn start(&self, _: &str, _: u64) {}
+    fn advance(&self, _: u64) {}
+}
+
+impl Observer for Quiet {
+    fn step_started(&self, _: &Step, _: u64) {}
+    fn step_finished(&self, _: &StepReport) {}
+}
+
+#[test]
+fn a_replaced_table_is_hashed_again() {
+    let dir = std::env::temp_dir().join(format!("morris-store-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let rules = Rules {
+        stones: 4,
+        ..Rules::nine()
+    };
+    let job = Job {
+        max_stones: 4,
+        only: None,
+        placement: false,
+        stop_after_files: None,
+    };
+    solve(&mut Store::new(&dir, rules), &job, &Quiet).unwrap();
+    let key = Key::moving(4, 3);
+    let mut store = Store::new(&dir, rules);
+    store.check(key).unwrap();
+    store.open_resident(key, Checks::default()).unwrap();
+
+    // The same table with one entry changed, put in place by a rename.
+    let path = store.path(key);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    let tmp = dir.join("replacement.tmp");
+    std::fs::write(&tmp, &bytes).unwrap();
+    std::fs::rename(&tmp, &path).unwrap();
+
+    let mismatch = |r: Result<(), DbError>| matches!(r, Err(DbError::ChecksumMismatch { .. }));
+    assert!(mismatch(store.check(key)), "the replaced file is hashed");
+    store.close_all();
+    assert!(mismatch(store.open_resident(key, Checks::default())));
+    // Without the checksum asked for, the store does not hash (and records nothing).
+    store.open(key, Checks { checksum: false }).unwrap();
+    store.close_all();
+    assert!(mismatch(store.check(key)));
+    // A file vouched for is trusted as it is: the solve's own output, written from memory.
+    store.vouch(key);
+    store.check(key).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
