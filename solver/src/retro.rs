@@ -271,6 +271,20 @@ impl Walk<'_> {
 }
 
 impl Sink for Walk<'_> {
+    const BULK: bool = true;
+
+    #[inline(always)]
+    fn plains(&mut self, from: Option<Point>, tos: Bitboard) {
+        if from.is_some() && !self.rules.line_wins() {
+            // Slides and flights that form no line stay in the pair.
+            self.out.quiet += tos.count();
+        } else {
+            for to in tos {
+                self.plain(from, to);
+            }
+        }
+    }
+
     #[inline(always)]
     fn plain(&mut self, from: Option<Point>, to: Point) {
         let m = Move::new(from, to, None);
