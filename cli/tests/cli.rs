@@ -57,6 +57,20 @@ fn solve_query_verify_and_resume() {
 
     let o = morris(&["verify", "--db", d, "--max-stones", "4"]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // One unit: the pair holding a key, or one placement key.
+    let o = morris(&["verify", "--db", d, "--max-stones", "4", "--key", "3-4-0-0"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("4-3-0-0: ") && out.contains("3-4-0-0: "),
+        "{out}"
+    );
+    assert!(!out.contains("3-3-0-0"), "{out}");
+    let o = morris(&["verify", "--db", d, "--max-stones", "4", "--key", "2-3-1-1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).matches(" classes checked").count(), 1);
+    let o = morris(&["verify", "--db", d, "--max-stones", "4", "--key", "4-4-1-0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let o = morris(&["stats", "--db", d, "--max-stones", "4", "--json"]);
     assert!(stdout(&o).contains("{\"key\":\"3-3-0-0\",\"wins\":140621,\"losses\":28736,\"draws\":269,\"max_win_plies\":25,\"max_loss_plies\":26}"), "{}", stdout(&o));
 

@@ -6,6 +6,7 @@ use morris_db::Key;
 use morris_engine::{Color, Position};
 use morris_solver::journal::{stamp, Journal};
 use morris_solver::solve::reads;
+use morris_solver::solve::unit::find;
 use morris_solver::store::Store;
 use morris_solver::tablebase::build_command_for;
 use morris_solver::verify::verify_key;
@@ -18,7 +19,8 @@ With --journal FILE every key that passes is recorded in FILE with the checksums
 tables it was checked against, and a rerun with the same FILE skips the keys recorded with \
 unchanged tables: an interrupted verification goes on where it stopped.\n\n\
 Examples:\n  morris verify --db dbs/nine\n  morris verify --db dbs/nine --only 4-3\n  \
-morris verify --db dbs/nine --journal dbs/nine/verify.journal"
+morris verify --db dbs/nine --journal dbs/nine/verify.journal\n  \
+morris verify --db dbs/nine --key 7-5-2-1"
 )]
 pub struct Args {
     #[command(flatten)]
@@ -32,6 +34,10 @@ pub struct Args {
     /// Record the keys that pass here, and skip those recorded with unchanged tables
     #[arg(long, value_name = "FILE")]
     journal: Option<std::path::PathBuf>,
+    /// Verify one unit of the solve: the moving-phase pair or placement key holding key K
+    /// (M-O-MH-OH, e.g. 5-4-0-0 or 2-3-2-2), as `solve --key` builds it
+    #[arg(long, value_name = "K", conflicts_with_all = ["only", "moving_only"])]
+    key: Option<Key>,
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -62,7 +68,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let rules = args.rules.rules()?;
     threads(args.threads)?;
     let max = args.db.max_stones(&rules)?;
-    let keys = args.db.keys(&rules)?;
+    let keys = match args.key {
+        Some(k) => find(&rules, max, k).map_err(Failure::input)?.keys(),
+        None => args.db.keys(&rules)?,
+    };
     let mut store = Store::with_metric(&args.db.db, rules, args.rules.metric());
     let mut journal = open_journal(args.journal.as_deref())?;
     let bars = Bars::new(keys.len() as u64, "keys");
