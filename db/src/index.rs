@@ -395,6 +395,17 @@ pub struct Fixed<'a> {
 }
 
 impl Fixed<'_> {
+    /// Whether a symmetry other than the identity maps the fixed stones to themselves, where
+    /// the fixed side is the pattern side (known from its class, for free); `None` where it is
+    /// the ranked side.
+    #[inline]
+    pub fn fixed_symmetric(&self) -> Option<bool> {
+        match self.side {
+            FixedSide::Pattern(at) => Some(at.symmetric),
+            FixedSide::Ranked(_) => None,
+        }
+    }
+
     /// The slot of the position made of the fixed stones and `other`.
     #[inline(always)]
     pub fn index(&self, other: Bitboard) -> u64 {

@@ -75,9 +75,9 @@ const BATCH: usize = 32;
 
 #[derive(Default)]
 struct Batch {
-    /// Per child: whether it is lost, whether its side to move is asymmetric, and where its
-    /// parents start.
-    children: Vec<(bool, bool, usize)>,
+    /// Per child: whether it is lost, whether its side to move is asymmetric where known
+    /// already, its side to move, and where its parents start.
+    children: Vec<(bool, Option<bool>, Bitboard, usize)>,
     /// The distinct parent slots of every child, child after child.
     parents: Vec<u64>,
 }
@@ -437,9 +437,11 @@ impl Pair<'_> {
                 continue;
             }
             let (us, them) = side.index.unindex(i);
-            // Every parent's other side is this child's side to move.
-            let asymmetric = self.asymmetric(us);
+            // Every parent's other side is this child's side to move. Whether a symmetry fixes
+            // those stones is only needed by a first decrement; the parents' index knows it
+            // for free where they are its pattern side, else it is found when first needed.
             let parent_index = parents_side.index.with_them(us);
+            let asymmetric = parent_index.fixed_symmetric().map(|s| !s);
             let first = batch.parents.len();
             for_each_parent(&self.rules, us, them, side.key.them_hand, |pu, _| {
                 batch.parents.push(parent_index.index(pu));
@@ -460,7 +462,7 @@ impl Pair<'_> {
             for &p in &batch.parents[first..] {
                 prefetch(&cells[p as usize]);
             }
-            batch.children.push((c == lost, asymmetric, first));
+            batch.children.push((c == lost, asymmetric, us, first));
             if batch.children.len() == BATCH {
                 self.update_parents(s, d, &mut batch, &mut children, &mut decided);
             }
@@ -480,11 +482,12 @@ impl Pair<'_> {
     ) {
         let o = self.other(s).expect("parents were found");
         let parents_side = &self.sides[o];
-        for (k, &(child_lost, asymmetric, first)) in batch.children.iter().enumerate() {
+        for (k, &(child_lost, asymmetric, us, first)) in batch.children.iter().enumerate() {
             let end = batch
                 .children
                 .get(k + 1)
-                .map_or(batch.parents.len(), |c| c.2);
+                .map_or(batch.parents.len(), |c| c.3);
+            let mut asymmetric = asymmetric;
             for &p in &batch.parents[first..end] {
                 let cell = &parents_side.cells.as_slice()[p as usize];
                 if child_lost {
@@ -507,7 +510,8 @@ impl Pair<'_> {
                         }
                         if w & COUNT == 0 {
                             // First decrement: set the counter to the parent's child classes.
-                            let n = if asymmetric {
+                            let asym = *asymmetric.get_or_insert_with(|| self.asymmetric(us));
+                            let n = if asym {
                                 (w >> QUIET_SHIFT) as usize
                             } else {
                                 self.child_classes(s, p, children)
