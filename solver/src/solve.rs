@@ -179,6 +179,12 @@ pub trait Observer: Progress {
     fn step_finished(&self, report: &StepReport);
 }
 
+/// For a caller that wants no account of the solve (an embedding, a test).
+impl Observer for crate::progress::Silent {
+    fn step_started(&self, _: &Step, _: u64) {}
+    fn step_finished(&self, _: &StepReport) {}
+}
+
 /// Solves every step of the job not yet complete on disk, holding the directory's write lock
 /// for the duration ([`DirLock`]): a second writer is refused rather than allowed to delete
 /// this one's temporary files.

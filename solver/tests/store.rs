@@ -4,21 +4,9 @@
 use morris_db::format::{Checks, DbError};
 use morris_db::Key;
 use morris_engine::Rules;
-use morris_solver::progress::Progress;
-use morris_solver::solve::{solve, Job, Observer, Step, StepReport};
+use morris_solver::progress::Silent;
+use morris_solver::solve::{solve, Job};
 use morris_solver::store::Store;
-
-struct Quiet;
-
-impl Progress for Quiet {
-    fn start(&self, _: &str, _: u64) {}
-    fn advance(&self, _: u64) {}
-}
-
-impl Observer for Quiet {
-    fn step_started(&self, _: &Step, _: u64) {}
-    fn step_finished(&self, _: &StepReport) {}
-}
 
 #[test]
 fn a_replaced_table_is_hashed_again() {
@@ -34,7 +22,7 @@ fn a_replaced_table_is_hashed_again() {
         placement: false,
         stop_after_files: None,
     };
-    solve(&mut Store::new(&dir, rules), &job, &Quiet).unwrap();
+    solve(&mut Store::new(&dir, rules), &job, &Silent).unwrap();
     let key = Key::moving(4, 3);
     let mut store = Store::new(&dir, rules);
     store.check(key).unwrap();
