@@ -73,11 +73,22 @@ fn code(outcome: Outcome) -> u32 {
 /// can be fetched from memory while the next children are still being indexed.
 const BATCH: usize = 32;
 
+/// A decided child of a batch.
+#[derive(Copy, Clone)]
+struct Child {
+    lost: bool,
+    /// Its side to move: the stones every parent keeps.
+    us: Bitboard,
+    /// Whether no symmetry but the identity fixes `us`, where known already (else found at a
+    /// parent's first decrement, the only place that needs it).
+    asymmetric: Option<bool>,
+    /// Where its parents start in [`Batch::parents`].
+    first: usize,
+}
+
 #[derive(Default)]
 struct Batch {
-    /// Per child: whether it is lost, whether its side to move is asymmetric where known
-    /// already, its side to move, and where its parents start.
-    children: Vec<(bool, Option<bool>, Bitboard, usize)>,
+    children: Vec<Child>,
     /// The distinct parent slots of every child, child after child.
     parents: Vec<u64>,
 }
@@ -462,7 +473,12 @@ impl Pair<'_> {
             for &p in &batch.parents[first..] {
                 prefetch(&cells[p as usize]);
             }
-            batch.children.push((c == lost, asymmetric, us, first));
+            batch.children.push(Child {
+                lost: c == lost,
+                us,
+                asymmetric,
+                first,
+            });
             if batch.children.len() == BATCH {
                 self.update_parents(s, d, &mut batch, &mut children, &mut decided);
             }
@@ -482,12 +498,17 @@ impl Pair<'_> {
     ) {
         let o = self.other(s).expect("parents were found");
         let parents_side = &self.sides[o];
-        for (k, &(child_lost, asymmetric, us, first)) in batch.children.iter().enumerate() {
+        for (k, child) in batch.children.iter().enumerate() {
+            let Child {
+                lost: child_lost,
+                us,
+                mut asymmetric,
+                first,
+            } = *child;
             let end = batch
                 .children
                 .get(k + 1)
-                .map_or(batch.parents.len(), |c| c.3);
-            let mut asymmetric = asymmetric;
+                .map_or(batch.parents.len(), |c| c.first);
             for &p in &batch.parents[first..end] {
                 let cell = &parents_side.cells.as_slice()[p as usize];
                 if child_lost {
