@@ -86,15 +86,15 @@ impl<'a> Targets<'a> {
     }
 
     /// The [`Outcome::order`] of the mover's outcome after the move whose child `probe`
-    /// located: from the child's distance byte where a target lends its bytes, else through
-    /// the lookup.
+    /// located: from the child's distance byte where a target or a key the locator met
+    /// lends its bytes, else through the lookup.
     #[inline]
-    fn order_after(&self, probe: Located, children: &dyn Lookup) -> u64 {
+    fn order_after(&self, probe: Located, children: &dyn Lookup, met: &Met) -> u64 {
         if let Ok((key, slot)) = probe.located() {
             let entries = match (&self.quiet, &self.capture) {
                 (Some(t), _) if t.slot == key => t.entries,
                 (_, Some(t)) if t.slot == key => t.entries,
-                _ => None,
+                _ => met.get(key),
             };
             if let Some(entries) = entries {
                 let order = AFTER[entries[slot as usize] as usize];
@@ -127,10 +127,34 @@ pub(crate) fn evaluate_range(
         let pos = Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
         batch.push(i, pos, targets, &mut locator);
         if batch.is_full() {
-            batch.evaluate(rules, children, targets, &mut f);
+            batch.evaluate(rules, children, targets, &locator.met, &mut f);
         }
     });
-    batch.evaluate(rules, children, targets, &mut f);
+    batch.evaluate(rules, children, targets, &locator.met, &mut f);
+}
+
+/// The child keys a [`Locator`] met, with their indexes and the distance bytes the lookup lends
+/// of them ([`Lookup::entries_of`]): children lie in one to three keys, so a short list
+/// searched in order.
+#[derive(Default)]
+struct Met<'a> {
+    targets: Vec<Target<'a>>,
+}
+
+impl<'a> Met<'a> {
+    #[inline]
+    fn key(&self, key: Key) -> Option<Target<'a>> {
+        self.targets.iter().find(|t| t.key == key).copied()
+    }
+
+    /// The bytes lent of the key at [`key_slot`] `slot`.
+    #[inline]
+    fn get(&self, slot: usize) -> Option<&'a [u8]> {
+        self.targets
+            .iter()
+            .find(|t| t.slot == slot)
+            .and_then(|t| t.entries)
+    }
 }
 
 /// Finds children's slots through their key's index with the child's pattern side fixed
@@ -147,8 +171,8 @@ pub(crate) fn evaluate_range(
 struct Locator<'a> {
     rules: &'a Rules,
     lookup: &'a dyn Lookup,
-    /// The index of the last key asked for (children lie in one to three keys).
-    last: Option<(Key, &'a Index)>,
+    /// The keys asked for.
+    met: Met<'a>,
     /// Fixed indexes by a hash of their stones: the key, the stones, the index.
     memo: Box<[Option<(Key, u32, Fixed<'a>)>; Locator::MEMO]>,
 }
@@ -162,7 +186,7 @@ impl<'a> Locator<'a> {
         Locator {
             rules,
             lookup,
-            last: None,
+            met: Met::default(),
             memo: Box::new([None; Locator::MEMO]),
         }
     }
@@ -174,16 +198,23 @@ impl<'a> Locator<'a> {
             return self.lookup.probe(child);
         }
         let key = key_of(child);
-        let index = match self.last {
-            Some((k, index)) if k == key => index,
-            _ => match self.lookup.index_of(key) {
+        let target = match self.met.key(key) {
+            Some(t) => t,
+            None => match self.lookup.index_of(key) {
                 Some(index) => {
-                    self.last = Some((key, index));
-                    index
+                    let target = Target {
+                        key,
+                        index,
+                        slot: key_slot(key),
+                        entries: self.lookup.entries_of(key),
+                    };
+                    self.met.targets.push(target);
+                    target
                 }
                 None => return self.lookup.probe(child),
             },
         };
+        let index = target.index;
         let us_fixed = index.classifies_us();
         let (stones, other) = if us_fixed {
             (child.us(), child.them())
@@ -204,7 +235,7 @@ impl<'a> Locator<'a> {
                 fixed
             }
         };
-        self.lookup.probe_slot(key, fixed.index(other))
+        target.probe(self.lookup, fixed.index(other))
     }
 }
 
@@ -328,6 +359,7 @@ impl<'a> Batch<'a> {
         rules: &Rules,
         children: &dyn Lookup,
         targets: &Targets,
+        met: &Met,
         mut f: impl FnMut(u64, &Position, Outcome),
     ) {
         let mut begin = 0;
@@ -335,7 +367,7 @@ impl<'a> Batch<'a> {
             let probes = &self.probes[begin..end];
             let outcome = match probes
                 .iter()
-                .map(|&p| targets.order_after(p, children))
+                .map(|&p| targets.order_after(p, children, met))
                 .min()
             {
                 Some(best) => Outcome::from_order(best),
