@@ -206,6 +206,16 @@ mod tests {
         }
     }
 
+    /// Every subset of the Nine Men's board's 24 points: the searches of [`unrank_in`] have
+    /// an edge at every byte and every count to get wrong.
+    #[test]
+    fn unrank_inverts_rank_on_every_subset_of_24_points() {
+        for x in 0..1u32 << 24 {
+            let r = rank_in::<3>(x) as u64;
+            assert_eq!(unrank_in::<3>(r, x.count_ones()), x, "{x:b}");
+        }
+    }
+
     #[test]
     fn ranks_high_bits() {
         for k in [1u32, 5, 12, 16, 20, 31, 32] {
