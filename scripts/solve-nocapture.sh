@@ -8,6 +8,8 @@
 #   bash scripts/solve-nocapture.sh                      # the whole game, N = 50 and 100
 #   MAX_STONES=6 LIMITS="50" bash scripts/solve-nocapture.sh   # a smaller run
 #   MORRIS_DB=/big/disk/nine bash scripts/solve-nocapture.sh
+#   MORRIS_BIN=/opt/morris bash scripts/solve-nocapture.sh   # a fixed binary, not rebuilt: a
+#                                                  # run of hours must not pick up a rebuild
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MAX=${MAX_STONES:-9}
@@ -15,8 +17,8 @@ DB=${MORRIS_DB:-dbs/nine}
 LIMITS=${LIMITS:-"50 100"}
 OUT=results/nine-nocapture.md
 mkdir -p "$DB" results
-cargo build --release -p morris
-BIN=target/release/morris
+[ -n "${MORRIS_BIN:-}" ] || cargo build --release -p morris
+BIN=${MORRIS_BIN:-target/release/morris}
 TAG="max$MAX"
 {
   echo "# Nine Men's Morris under the no-capture rule"
