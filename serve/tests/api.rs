@@ -6,7 +6,8 @@
 use morris_db::format::Metric;
 use morris_engine::{legal_moves, Game, Position, Rules};
 use morris_serve::{spawn, Args, ReportArgs, RuleOptions, Running};
-use morris_solver::solve::{solve, Job, Observer, Step, StepReport};
+use morris_solver::progress::Silent;
+use morris_solver::solve::{solve, Job};
 use morris_solver::store::Store;
 use morris_solver::tablebase::Tablebase;
 use serde_json::Value;
@@ -15,18 +16,6 @@ use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
-
-struct Quiet;
-
-impl morris_solver::progress::Progress for Quiet {
-    fn start(&self, _: &str, _: u64) {}
-    fn advance(&self, _: u64) {}
-}
-
-impl Observer for Quiet {
-    fn step_started(&self, _: &Step, _: u64) {}
-    fn step_finished(&self, _: &StepReport) {}
-}
 
 const N: u16 = 8;
 
@@ -53,10 +42,10 @@ fn db() -> &'static Path {
         };
         for metric in [Metric::Plain, Metric::NoCapture(N)] {
             let mut store = Store::with_metric(&dir, three_stones(), metric);
-            solve(&mut store, &job(3), &Quiet).unwrap();
+            solve(&mut store, &job(3), &Silent).unwrap();
         }
         let mut store = Store::new(&dir, Rules::standard(Game::Three));
-        solve(&mut store, &job(3), &Quiet).unwrap();
+        solve(&mut store, &job(3), &Silent).unwrap();
         dir
     })
 }

@@ -9,23 +9,11 @@ use morris_db::{Index, Key, Outcome, Value};
 use morris_engine::{Game, Rules};
 use morris_packed::{packed_file_name, Kind, PackedTable};
 use morris_solver::pack::{is_searched, pack_key, verify_key, PackOptions, PackedSet, Sets};
-use morris_solver::progress::Progress;
-use morris_solver::solve::{solve, steps, Job, Observer, Step, StepReport};
+use morris_solver::progress::Silent;
+use morris_solver::solve::{solve, steps, Job};
 use morris_solver::store::Store;
 use morris_solver::Lookup;
 use std::path::{Path, PathBuf};
-
-struct Quiet;
-
-impl Progress for Quiet {
-    fn start(&self, _: &str, _: u64) {}
-    fn advance(&self, _: u64) {}
-}
-
-impl Observer for Quiet {
-    fn step_started(&self, _: &Step, _: u64) {}
-    fn step_finished(&self, _: &StepReport) {}
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("morris-pack-{name}-{}", std::process::id()));
@@ -74,10 +62,10 @@ fn solve_and_pack_with(
 ) -> Vec<Key> {
     let job = job(rules.stones, placement);
     if metric != Metric::Plain {
-        solve(&mut Store::new(dir, rules), &job, &Quiet).unwrap();
+        solve(&mut Store::new(dir, rules), &job, &Silent).unwrap();
     }
     let mut store = Store::with_metric(dir, rules, metric);
-    solve(&mut store, &job, &Quiet).unwrap();
+    solve(&mut store, &job, &Silent).unwrap();
     let keys: Vec<Key> = steps(&rules, &job)
         .unwrap()
         .iter()

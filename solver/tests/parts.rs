@@ -6,22 +6,11 @@ use morris_db::plan::{KeyGraph, UnitKind};
 use morris_db::slots;
 use morris_engine::Rules;
 use morris_solver::placement::part::{part_path, parts, split};
+use morris_solver::progress::Silent;
 use morris_solver::solve::unit::{check, is_done, solve_unit, Part};
-use morris_solver::solve::{solve, Job, Observer, Step, StepReport};
+use morris_solver::solve::{solve, Job, Step};
 use morris_solver::store::Store;
 use std::path::{Path, PathBuf};
-
-struct Quiet;
-
-impl morris_solver::progress::Progress for Quiet {
-    fn start(&self, _: &str, _: u64) {}
-    fn advance(&self, _: u64) {}
-}
-
-impl Observer for Quiet {
-    fn step_started(&self, _: &Step, _: u64) {}
-    fn step_finished(&self, _: &StepReport) {}
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("morris-parts-{name}-{}", std::process::id()));
@@ -53,7 +42,7 @@ fn any_split_joins_into_the_single_run_table() {
         solve(
             &mut Store::with_metric(&single, rules, metric),
             &job,
-            &Quiet,
+            &Silent,
         )
         .unwrap();
     }
@@ -93,14 +82,14 @@ fn any_split_joins_into_the_single_run_table() {
                     let part = Part::Range(r.clone());
                     check(&rules, unit, &part).unwrap();
                     assert!(!is_done(&store, unit, &part));
-                    let report = solve_unit(&mut store, unit, &part, &Quiet, "test").unwrap();
+                    let report = solve_unit(&mut store, unit, &part, &Silent, "test").unwrap();
                     assert!(report.solved);
                     assert!(is_done(&store, unit, &part));
                     assert!(part_path(&table, r).exists());
                 }
                 assert_eq!(parts(&table), ranges);
                 assert!(!is_done(&store, unit, &Part::Join));
-                solve_unit(&mut store, unit, &Part::Join, &Quiet, "test").unwrap();
+                solve_unit(&mut store, unit, &Part::Join, &Silent, "test").unwrap();
                 assert_eq!(
                     std::fs::read(&table).unwrap(),
                     expected,
@@ -109,7 +98,7 @@ fn any_split_joins_into_the_single_run_table() {
                 assert!(parts(&table).is_empty(), "parts removed");
                 // Complete: every job of the unit now does nothing.
                 for part in [Part::Join, Part::Whole, Part::Range(ranges[0].clone())] {
-                    let report = solve_unit(&mut store, unit, &part, &Quiet, "test").unwrap();
+                    let report = solve_unit(&mut store, unit, &part, &Silent, "test").unwrap();
                     assert!(!report.solved, "{part:?}");
                 }
                 let _ = std::fs::remove_dir_all(&dir);
@@ -132,7 +121,7 @@ fn a_missing_range_is_an_error() {
         stop_after_files: None,
     };
     let mut store = Store::new(&dir, rules);
-    solve(&mut store, &job, &Quiet).unwrap();
+    solve(&mut store, &job, &Silent).unwrap();
     let graph = KeyGraph::new(&rules, 3);
     let unit = graph
         .placement()
@@ -147,11 +136,11 @@ fn a_missing_range_is_an_error() {
         &mut store,
         unit,
         &Part::Range(ranges[0].clone()),
-        &Quiet,
+        &Silent,
         "t",
     )
     .unwrap();
-    let err = solve_unit(&mut store, unit, &Part::Join, &Quiet, "t").unwrap_err();
+    let err = solve_unit(&mut store, unit, &Part::Join, &Silent, "t").unwrap_err();
     assert!(
         err.to_string()
             .contains(&format!("starts at slot {}", ranges[0].end)),

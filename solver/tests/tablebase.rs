@@ -6,24 +6,12 @@ use morris_db::{Outcome, Value};
 use morris_engine::{legal_moves, Position, Rules};
 use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
-use morris_solver::solve::{solve, Job, Observer, Step, StepReport};
+use morris_solver::solve::{solve, Job};
 use morris_solver::store::Store;
 use morris_solver::tablebase::{ProbeError, Tablebase};
 use morris_solver::Lookup;
 use proptest::prelude::*;
 use std::path::PathBuf;
-
-struct Quiet;
-
-impl morris_solver::progress::Progress for Quiet {
-    fn start(&self, _: &str, _: u64) {}
-    fn advance(&self, _: u64) {}
-}
-
-impl Observer for Quiet {
-    fn step_started(&self, _: &Step, _: u64) {}
-    fn step_finished(&self, _: &StepReport) {}
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("morris-tb-{name}-{}", std::process::id()));
@@ -49,7 +37,7 @@ fn build(dir: &std::path::Path) {
     };
     for metric in [Metric::Plain, Metric::NoCapture(8)] {
         let mut store = Store::with_metric(dir, three(), metric);
-        solve(&mut store, &job, &Quiet).unwrap();
+        solve(&mut store, &job, &Silent).unwrap();
     }
 }
 
