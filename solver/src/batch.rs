@@ -41,7 +41,8 @@ static AFTER: [u64; 256] = {
     after
 };
 
-/// A key the placements lead into: its index and, where the lookup lends it
+/// A key that children lie in (named by the key graph in [`Targets`], met in [`Met`]): its
+/// index and, where the lookup lends it
 /// ([`Lookup::entries_of`]), its distance bytes, read straight from the table instead of
 /// through the lookup's calls.
 #[derive(Copy, Clone)]
