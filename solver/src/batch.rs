@@ -42,9 +42,8 @@ static AFTER: [u64; 256] = {
 };
 
 /// A key that children lie in (named by the key graph in [`Targets`], met in [`Met`]): its
-/// index and, where the lookup lends it
-/// ([`Lookup::entries_of`]), its distance bytes, read straight from the table instead of
-/// through the lookup's calls.
+/// index and, where the lookup lends it ([`Lookup::entries_of`]), its distance bytes, read
+/// straight from the table instead of through the lookup's calls.
 #[derive(Copy, Clone)]
 struct Target<'a> {
     key: Key,
