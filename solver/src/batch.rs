@@ -53,7 +53,17 @@ struct Target<'a> {
     entries: Option<&'a [u8]>,
 }
 
-impl Target<'_> {
+impl<'a> Target<'a> {
+    /// Key `key` as `lookup` has it; `None` where it has no index of it.
+    fn of(lookup: &'a dyn Lookup, key: Key) -> Option<Target<'a>> {
+        Some(Target {
+            key,
+            index: lookup.index_of(key)?,
+            slot: key_slot(key),
+            entries: lookup.entries_of(key),
+        })
+    }
+
     /// Locates slot `slot` of the key and starts its load.
     #[inline]
     fn probe(&self, children: &dyn Lookup, slot: u64) -> Located {
@@ -70,15 +80,7 @@ impl Target<'_> {
 impl<'a> Targets<'a> {
     pub(crate) fn new(rules: &Rules, key: Key, lookup: &'a dyn Lookup) -> Targets<'a> {
         let edges = children(rules, key);
-        let target = |via: Via| {
-            let to = edges.iter().find(|e| e.via == via)?.to;
-            Some(Target {
-                key: to,
-                index: lookup.index_of(to)?,
-                slot: key_slot(to),
-                entries: lookup.entries_of(to),
-            })
-        };
+        let target = |via: Via| Target::of(lookup, edges.iter().find(|e| e.via == via)?.to);
         Targets {
             quiet: target(Via::Place),
             capture: target(Via::PlaceCapture),
@@ -200,14 +202,8 @@ impl<'a> Locator<'a> {
         let key = key_of(child);
         let target = match self.met.key(key) {
             Some(t) => t,
-            None => match self.lookup.index_of(key) {
-                Some(index) => {
-                    let target = Target {
-                        key,
-                        index,
-                        slot: key_slot(key),
-                        entries: self.lookup.entries_of(key),
-                    };
+            None => match Target::of(self.lookup, key) {
+                Some(target) => {
                     self.met.targets.push(target);
                     target
                 }
