@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use morris_db::format::info::{inspect, render};
 use morris_db::format::{
-    file_name, write_table, Checks, DbError, Encoding, Entry, Metric, Table, Writer, HEADER_LEN,
+    file_name, write_table, Block, Checks, DbError, Encoding, Entry, Metric, Table, Writer,
+    HEADER_LEN,
 };
 use morris_db::{slots, Key, Outcome, Value};
 use morris_engine::Rules;
@@ -131,6 +132,125 @@ fn rule_tables_round_trip_and_are_told_apart() {
     fs::write(&path, &bytes).unwrap();
     let err = Table::open_with(&path, rules, metric, key, Checks::default()).unwrap_err();
     assert!(matches!(err, DbError::BadEntries { .. }), "{err}");
+}
+
+/// The file of `outcome` over `key`'s slots under `encoding`, written by the writer's `push`
+/// alone, or by blocks split at `cuts` with the slots of `one_by_one` (ranges between cuts)
+/// pushed singly.
+fn written(
+    dir: &Path,
+    name: &str,
+    encoding: Encoding,
+    key: Key,
+    outcome: fn(u64) -> Outcome,
+    cuts: &[u64],
+    one_by_one: &[usize],
+) -> Vec<u8> {
+    let rules = Rules::nine();
+    let metric = match encoding {
+        Encoding::DistanceByte => Metric::Plain,
+        _ => Metric::NoCapture(50),
+    };
+    let path = dir.join(name);
+    let mut w = Writer::create_with(&path, rules, metric, encoding, key).unwrap();
+    let n = slots(rules.board(), key);
+    let mut bounds = vec![0];
+    bounds.extend(cuts.iter().copied().filter(|&c| c < n));
+    bounds.push(n);
+    for (k, r) in bounds.windows(2).enumerate() {
+        if one_by_one.contains(&k) {
+            for i in r[0]..r[1] {
+                w.push(outcome(i)).unwrap();
+            }
+        } else {
+            w.push_block(&Block::encode(encoding, r[0], (r[0]..r[1]).map(outcome)))
+                .unwrap();
+        }
+    }
+    w.finish().unwrap();
+    fs::read(&path).unwrap()
+}
+
+#[test]
+fn blocks_write_what_single_pushes_write() {
+    let dir = TempDir::new("blocks");
+    let key = Key::new(3, 3, 1, 0);
+    for (encoding, key, outcome) in [
+        (
+            Encoding::DistanceByte,
+            KEY,
+            outcome_of as fn(u64) -> Outcome,
+        ),
+        (Encoding::ZeroingByte, KEY, zeroing_of),
+        (Encoding::Wdl2, key, zeroing_of),
+    ] {
+        let single = written(&dir.0, "a", encoding, key, outcome, &[], &[0]);
+        // Whole, in uneven blocks, and (two bits) a block ending inside a byte that single
+        // pushes finish, then blocks again from the next byte.
+        for (cuts, singles) in [
+            (vec![], vec![]),
+            (vec![1000, 4000, 4004, 77_776], vec![]),
+            (vec![1001, 1004, 5000], vec![1]),
+        ] {
+            let blocks = written(&dir.0, "b", encoding, key, outcome, &cuts, &singles);
+            assert!(
+                single == blocks,
+                "{encoding:?} cut at {cuts:?}: files differ"
+            );
+        }
+    }
+}
+
+#[test]
+fn blocks_out_of_place_or_unencodable_are_refused() {
+    let dir = TempDir::new("blocks-refused");
+    let rules = Rules::nine();
+    let path = dir.0.join("t.mdb");
+    let mut w = Writer::create(&path, rules, KEY).unwrap();
+    // Not where the table is.
+    let err = w
+        .push_block(&Block::encode(
+            Encoding::DistanceByte,
+            5,
+            (5..9).map(outcome_of),
+        ))
+        .unwrap_err();
+    assert!(err.to_string().contains("at slot 5"), "{err}");
+    // Another encoding.
+    let err = w
+        .push_block(&Block::encode(
+            Encoding::ZeroingByte,
+            0,
+            (0..9).map(zeroing_of),
+        ))
+        .unwrap_err();
+    assert!(err.to_string().contains("ZeroingByte"), "{err}");
+    // A plain distance of the wrong parity has no byte.
+    let bad = [Outcome::Draw, Outcome::Win(2)];
+    let err = w
+        .push_block(&Block::encode(Encoding::DistanceByte, 0, bad))
+        .unwrap_err();
+    assert!(err.to_string().contains("slot 1"), "{err}");
+    // Past the end.
+    let n = slots(rules.board(), KEY);
+    let err = w
+        .push_block(&Block::encode(
+            Encoding::DistanceByte,
+            0,
+            (0..n + 1).map(outcome_of),
+        ))
+        .unwrap_err();
+    assert!(err.to_string().contains("more than"), "{err}");
+    // Nothing refused was written: the table still takes every slot from 0.
+    w.push_block(&Block::encode(
+        Encoding::DistanceByte,
+        0,
+        (0..n).map(outcome_of),
+    ))
+    .unwrap();
+    w.finish().unwrap();
+    let t = Table::open(&path, rules, KEY).unwrap();
+    assert_eq!(t.outcome(7), outcome_of(7));
 }
 
 #[test]

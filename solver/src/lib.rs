@@ -4,6 +4,7 @@
 mod batch;
 mod cells;
 mod checked;
+mod encode;
 pub mod exits;
 pub mod journal;
 pub mod lock;

@@ -234,7 +234,7 @@ pub fn solve_pair(
                     s.key,
                     s.cells
                         .as_slice()
-                        .iter()
+                        .par_iter()
                         .map(|c| (c.load(Relaxed) & CODE) as u16)
                         .collect(),
                 )

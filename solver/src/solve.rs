@@ -2,6 +2,7 @@
 //! dependency order, each solved in memory and written atomically, so that an interrupted run
 //! resumes at the first step without complete files.
 
+use crate::encode::write_codes;
 use crate::exits::Exits;
 use crate::lock::{DirLock, LockError, WriteLock};
 use crate::placement::solve_key;
@@ -275,16 +276,20 @@ fn run_step(
     let mut stats = Vec::new();
     for (key, codes) in &solved {
         let index = Index::new(rules.board(), *key);
-        stats.push((
-            *key,
-            key_stats(&index, |i| Outcome::from_code(codes[i as usize])),
-        ));
         let encoding = metric.encoding(step.is_cyclic());
-        let mut w = Writer::create_with(store.path(*key), rules, metric, encoding, *key)?;
-        for &c in codes {
-            w.push(Outcome::from_code(c))?;
-        }
-        w.finish()?;
+        // The statistics and the file side by side: the writer's hashing and writing are
+        // serial, and would leave a core idle.
+        let (counts, written) = rayon::join(
+            || key_stats(&index, |i| Outcome::from_code(codes[i as usize])),
+            || -> Result<(), DbError> {
+                let mut w = Writer::create_with(store.path(*key), rules, metric, encoding, *key)?;
+                write_codes(&mut w, encoding, 0, codes)?;
+                w.finish()?;
+                Ok(())
+            },
+        );
+        written?;
+        stats.push((*key, counts));
         // Written from the values in memory: as good as hashed.
         store.vouch(*key);
         after_file()?;

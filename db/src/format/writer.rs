@@ -97,6 +97,47 @@ impl Writer {
         self.push_raw(&[entry.0])
     }
 
+    /// Appends a block of slots encoded apart from the writer ([`Block::encode`]), so that
+    /// encoding can run in parallel: each block starts where the table is (for two-bit tables,
+    /// at the start of a byte; slots pushed one by one may finish a block's last byte).
+    pub fn push_block(&mut self, block: &Block) -> Result<(), DbError> {
+        if let Some((slot, outcome)) = block.unencodable {
+            return Err(self.invalid(format!(
+                "slot {slot}: {outcome} has no form in {:?}",
+                self.encoding
+            )));
+        }
+        if block.encoding != self.encoding || block.first != self.written {
+            return Err(self.invalid(format!(
+                "a block of {:?} at slot {} where the table, {:?}, is at slot {}",
+                block.encoding, block.first, self.encoding, self.written
+            )));
+        }
+        if self.written + block.slots > self.expected {
+            return Err(self.too_many());
+        }
+        if self.encoding == Encoding::Wdl2 && !self.written.is_multiple_of(4) {
+            return Err(self.invalid(format!(
+                "a two-bit block at slot {}, not on a byte",
+                self.written
+            )));
+        }
+        self.marked.extend(block.overflow.iter().map(|&(s, _)| s));
+        self.overflow.extend_from_slice(&block.overflow);
+        self.written += block.slots;
+        let mut bytes = &block.bytes[..];
+        if self.encoding == Encoding::Wdl2
+            && !self.written.is_multiple_of(4)
+            && self.written < self.expected
+        {
+            // A byte not yet full: the next slots, pushed one by one, fill it.
+            let (last, full) = bytes.split_last().expect("a partial byte");
+            self.pending = *last;
+            bytes = full;
+        }
+        self.buffer(bytes)
+    }
+
     fn too_many(&self) -> DbError {
         self.invalid(format!(
             "more than {} entries for key {}",
@@ -194,6 +235,72 @@ impl Writer {
         };
         self.file.write_header(&header.encode())?;
         self.file.commit()
+    }
+}
+
+/// Consecutive slots encoded for [`Writer::push_block`]: the bytes and overflow records that
+/// per-slot [`Writer::push`] calls would have produced.
+pub struct Block {
+    encoding: Encoding,
+    first: u64,
+    slots: u64,
+    bytes: Vec<u8>,
+    overflow: Vec<(u64, u16)>,
+    /// The first slot with no form in the encoding: the block is refused when pushed.
+    unencodable: Option<(u64, Outcome)>,
+}
+
+impl Block {
+    /// Encodes the outcomes of the slots from `first` on.
+    pub fn encode(
+        encoding: Encoding,
+        first: u64,
+        outcomes: impl IntoIterator<Item = Outcome>,
+    ) -> Block {
+        let outcomes = outcomes.into_iter();
+        let hint = outcomes.size_hint().0;
+        let mut block = Block {
+            encoding,
+            first,
+            slots: 0,
+            bytes: Vec::with_capacity(match encoding {
+                Encoding::Wdl2 => hint.div_ceil(4),
+                _ => hint,
+            }),
+            overflow: Vec::new(),
+            unencodable: None,
+        };
+        if encoding == Encoding::Wdl2 {
+            let mut byte = 0u8;
+            for outcome in outcomes {
+                byte |= wdl2::bits(outcome) << (2 * (block.slots % 4));
+                block.slots += 1;
+                if block.slots.is_multiple_of(4) {
+                    block.bytes.push(std::mem::take(&mut byte));
+                }
+            }
+            if !block.slots.is_multiple_of(4) {
+                block.bytes.push(byte);
+            }
+            return block;
+        }
+        for outcome in outcomes {
+            let slot = first + block.slots;
+            block.slots += 1;
+            match Entry::encode(encoding, outcome) {
+                Some((entry, record)) => {
+                    if entry.is_overflow() {
+                        block.overflow.push((slot, record));
+                    }
+                    block.bytes.push(entry.0);
+                }
+                None => {
+                    block.unencodable.get_or_insert((slot, outcome));
+                    block.bytes.push(0);
+                }
+            }
+        }
+        block
     }
 }
 

@@ -14,8 +14,9 @@
 use core::ops::Range;
 use std::path::{Path, PathBuf};
 
+use crate::encode::write_codes;
 use morris_db::format::{AtomicFile, DbError, Metric, Writer};
-use morris_db::{slots, Key, Outcome};
+use morris_db::{slots, Key};
 use morris_engine::Rules;
 
 const MAGIC: &[u8; 8] = b"MORRISPT";
@@ -163,11 +164,15 @@ pub fn join(table: &Path, rules: Rules, metric: Metric, key: Key) -> Result<Path
         chain.push(next.clone());
         at = next.end;
     }
-    let mut writer = Writer::create_with(table, rules, metric, metric.encoding(false), key)?;
+    let encoding = metric.encoding(false);
+    let mut writer = Writer::create_with(table, rules, metric, encoding, key)?;
     for range in &chain {
-        for c in read_part(table, key, range)? {
-            writer.push(Outcome::from_code(c))?;
-        }
+        write_codes(
+            &mut writer,
+            encoding,
+            range.start,
+            &read_part(table, key, range)?,
+        )?;
     }
     let path = writer.finish()?;
     for range in found {
