@@ -345,6 +345,23 @@ impl Index {
         }
     }
 
+    /// Unindexes slots met in increasing order, as propagation meets them in its sorted
+    /// lists: [`Cursor::unindex`] gives what [`Index::unindex`] does for any slot, but a slot in
+    /// the class of the last one needs no division and no pattern look-up, and one a few
+    /// slots after the last is stepped to instead of unranked.
+    #[inline]
+    pub fn cursor(&self) -> Cursor<'_> {
+        Cursor {
+            index: self,
+            start: 0,
+            end: 0,
+            canon: 0,
+            free: 0,
+            slot: 0,
+            x: 0,
+        }
+    }
+
     /// Pattern side and ranked side back to (side to move, other side).
     #[inline(always)]
     fn orient(&self, pattern: u32, ranked: u32) -> (Bitboard, Bitboard) {
@@ -364,6 +381,49 @@ impl Index {
             .filter(|&s| syms.apply(s, them.bits()) == them.bits())
             .count();
         (syms.len() / fixing) as u32
+    }
+}
+
+/// See [`Index::cursor`].
+pub struct Cursor<'a> {
+    index: &'a Index,
+    /// The slots of the current class: `start .. end` (empty before the first slot).
+    start: u64,
+    end: u64,
+    canon: u32,
+    free: u32,
+    /// The last slot unindexed, and its placement.
+    slot: u64,
+    x: u32,
+}
+
+impl Cursor<'_> {
+    /// Slots ahead of the last one reached by stepping through the placements between:
+    /// each step is a few instructions, an unrank two binary searches of dependent loads.
+    const STEPS: u64 = 4;
+
+    #[inline]
+    pub fn unindex(&mut self, i: u64) -> (Bitboard, Bitboard) {
+        let ix = self.index;
+        if !(self.start..self.end).contains(&i) {
+            assert!(i < ix.size, "slot {i} out of range for key {}", ix.key);
+            let class = (i / ix.per_class) as u32;
+            self.start = class as u64 * ix.per_class;
+            self.end = self.start + ix.per_class;
+            self.canon = ix.patterns.canonical(class);
+            self.free = ix.all & !self.canon;
+            self.slot = i;
+            self.x = ix.placement(i - self.start);
+        } else if i >= self.slot && i - self.slot <= Self::STEPS {
+            for _ in self.slot..i {
+                self.x = next_combination(self.x);
+            }
+            self.slot = i;
+        } else {
+            self.slot = i;
+            self.x = ix.placement(i - self.start);
+        }
+        ix.orient(self.canon, pdep(self.x, self.free))
     }
 }
 

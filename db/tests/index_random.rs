@@ -122,3 +122,40 @@ fn first_slots_of_large_keys() {
         );
     }
 }
+
+/// The cursor gives `unindex` for slots in increasing order (dense runs, class changes, gaps
+/// past its stepping range) and for slots out of order.
+#[test]
+fn cursor_unindexes_as_unindex() {
+    for (board, key) in [
+        (&NINE, Key::moving(9, 9)),
+        (&NINE, Key::moving(7, 5)),
+        (&NINE, Key::moving(3, 8)),
+        (&NINE, Key::new(2, 0, 7, 9)),
+        (&DARA, Key::moving(6, 5)),
+    ] {
+        let ix = Index::new(board, key);
+        let n = ix.size();
+        let mut cursor = ix.cursor();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ n;
+        let mut i = 0;
+        let mut checked = 0;
+        while i < n && checked < 200_000 {
+            assert_eq!(cursor.unindex(i), ix.unindex(i), "{key} slot {i}");
+            checked += 1;
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            i += match seed % 8 {
+                0..=3 => seed % 5,
+                4 | 5 => seed % 64,
+                6 => ix.slots_per_class() - 1,
+                _ => seed % (n / 1000 + 1),
+            };
+        }
+        for k in 0..1000u64 {
+            let i = k.wrapping_mul(0x2545_f491_4f6c_dd1d) % n;
+            assert_eq!(cursor.unindex(i), ix.unindex(i), "{key} slot {i}");
+        }
+    }
+}

@@ -441,13 +441,15 @@ impl Pair<'_> {
         let mut batch = Batch::default();
         let mut children = Vec::with_capacity(64);
         let mut decided = Decisions::new(&self.pending);
+        // The lists are sorted: neighbouring slots share a class, often a few placements apart.
+        let mut cursor = side.index.cursor();
         for &i in slots {
             let i = i as u64;
             let c = side.cells.as_slice()[i as usize].load(Relaxed) & CODE;
             if c != lost && c != won {
                 continue;
             }
-            let (us, them) = side.index.unindex(i);
+            let (us, them) = cursor.unindex(i);
             // Every parent's other side is this child's side to move. Whether a symmetry fixes
             // those stones is only needed by a first decrement; the parents' index knows it
             // for free where they are its pattern side, else it is found when first needed.
