@@ -400,7 +400,7 @@ pub struct Cursor<'a> {
 impl Cursor<'_> {
     /// Slots ahead of the last one reached by stepping through the placements between:
     /// each step is a few instructions, an unrank two binary searches of dependent loads.
-    const STEPS: u64 = 4;
+    const STEPS: u64 = 16;
 
     #[inline]
     pub fn unindex(&mut self, i: u64) -> (Bitboard, Bitboard) {
