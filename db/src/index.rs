@@ -357,7 +357,7 @@ impl Index {
             end: 0,
             canon: 0,
             free: 0,
-            slot: 0,
+            slot: u64::MAX,
             x: 0,
         }
     }
@@ -392,7 +392,7 @@ pub struct Cursor<'a> {
     end: u64,
     canon: u32,
     free: u32,
-    /// The last slot unindexed, and its placement.
+    /// The last slot unindexed, and its placement (`u64::MAX`: none in this class yet).
     slot: u64,
     x: u32,
 }
@@ -412,17 +412,16 @@ impl Cursor<'_> {
             self.end = self.start + ix.per_class;
             self.canon = ix.patterns.canonical(class);
             self.free = ix.all & !self.canon;
-            self.slot = i;
-            self.x = ix.placement(i - self.start);
-        } else if i >= self.slot && i - self.slot <= Self::STEPS {
+            self.slot = u64::MAX; // no placement of this class to step from
+        }
+        if i >= self.slot && i - self.slot <= Self::STEPS {
             for _ in self.slot..i {
                 self.x = next_combination(self.x);
             }
-            self.slot = i;
         } else {
-            self.slot = i;
             self.x = ix.placement(i - self.start);
         }
+        self.slot = i;
         ix.orient(self.canon, pdep(self.x, self.free))
     }
 }

@@ -11,24 +11,19 @@ const BLOCK: usize = 1 << 20;
 /// Blocks encoded before they are written: bounds the encoded bytes held at once (64 MiB).
 const WAVE: usize = 64;
 
-/// Appends the outcomes of `codes` ([`Outcome::code`]) to `writer`, whose next slot is `first`.
-pub fn write_codes(
-    writer: &mut Writer,
-    encoding: Encoding,
-    first: u64,
-    codes: &[u16],
-) -> Result<(), DbError> {
-    let mut first = first;
+/// Appends the outcomes of `codes` ([`Outcome::code`]) to `writer`, from its next slot on.
+pub fn write_codes(writer: &mut Writer, codes: &[u16]) -> Result<(), DbError> {
+    let encoding = writer.encoding();
     let mut codes = codes;
     if encoding == Encoding::Wdl2 {
         // Blocks start on a byte of four slots: the slots before one go one by one.
-        let head = ((4 - first % 4) % 4).min(codes.len() as u64) as usize;
+        let head = ((4 - writer.next_slot() % 4) % 4).min(codes.len() as u64) as usize;
         for &c in &codes[..head] {
             writer.push(Outcome::from_code(c))?;
         }
-        first += head as u64;
         codes = &codes[head..];
     }
+    let first = writer.next_slot();
     for (w, wave) in codes.chunks(BLOCK * WAVE).enumerate() {
         let start = first + (w * BLOCK * WAVE) as u64;
         let blocks: Vec<Block> = wave

@@ -283,7 +283,7 @@ fn run_step(
             || key_stats(&index, |i| Outcome::from_code(codes[i as usize])),
             || -> Result<(), DbError> {
                 let mut w = Writer::create_with(store.path(*key), rules, metric, encoding, *key)?;
-                write_codes(&mut w, encoding, 0, codes)?;
+                write_codes(&mut w, codes)?;
                 w.finish()?;
                 Ok(())
             },

@@ -97,6 +97,16 @@ impl Writer {
         self.push_raw(&[entry.0])
     }
 
+    /// The table's encoding, which [`Block::encode`] must use.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The slot the next entry is for: where the next block must start.
+    pub fn next_slot(&self) -> u64 {
+        self.written
+    }
+
     /// Appends a block of slots encoded apart from the writer ([`Block::encode`]), so that
     /// encoding can run in parallel: each block starts where the table is (for two-bit tables,
     /// at the start of a byte; slots pushed one by one may finish a block's last byte).

@@ -164,15 +164,9 @@ pub fn join(table: &Path, rules: Rules, metric: Metric, key: Key) -> Result<Path
         chain.push(next.clone());
         at = next.end;
     }
-    let encoding = metric.encoding(false);
-    let mut writer = Writer::create_with(table, rules, metric, encoding, key)?;
+    let mut writer = Writer::create_with(table, rules, metric, metric.encoding(false), key)?;
     for range in &chain {
-        write_codes(
-            &mut writer,
-            encoding,
-            range.start,
-            &read_part(table, key, range)?,
-        )?;
+        write_codes(&mut writer, &read_part(table, key, range)?)?;
     }
     let path = writer.finish()?;
     for range in found {
