@@ -454,14 +454,23 @@ pub struct Fixed<'a> {
 }
 
 impl Fixed<'_> {
-    /// Whether a symmetry other than the identity maps the fixed stones to themselves, where
-    /// the fixed side is the pattern side (known from its class, for free); `None` where it is
-    /// the ranked side.
+    /// Whether a symmetry other than the identity maps the fixed stones to themselves. Known
+    /// from the class where they are the pattern side; else read from the pattern tables of
+    /// their own number of stones (a set is fixed by a symmetry exactly when its canonical
+    /// pattern is), which are built on first use.
     #[inline]
-    pub fn fixed_symmetric(&self) -> Option<bool> {
+    pub fn fixed_symmetric(&self) -> bool {
         match self.side {
-            FixedSide::Pattern(at) => Some(at.symmetric),
-            FixedSide::Ranked(_) => None,
+            FixedSide::Pattern(at) => at.symmetric,
+            FixedSide::Ranked(q) => {
+                let ix = self.index;
+                let patterns = ix.tables.patterns(q.count_ones());
+                match ix.shape {
+                    Shape::Board2Free2 => patterns.symmetry_in::<2>(q).1,
+                    Shape::Board3Free2 | Shape::Board3Free3 => patterns.symmetry_in::<3>(q).1,
+                    Shape::Any => patterns.symmetry_in::<4>(q).1,
+                }
+            }
         }
     }
 

@@ -213,3 +213,31 @@ fn slot_out_of_range() {
     let ix = Index::new(&NINE, Key::moving(3, 3));
     ix.unindex(ix.size());
 }
+
+/// `Fixed::fixed_symmetric` against the symmetries applied one by one, for every set of up to
+/// five stones, fixed as the pattern side (the side with more stones) and as the ranked side.
+#[test]
+fn fixed_sides_know_their_symmetry() {
+    for board in [&NINE, &SIX, &DARA] {
+        for k in 0..=5u8 {
+            let ranked = Index::new(board, Key::moving(k, k + 2));
+            let pattern = (k >= 2).then(|| Index::new(board, Key::moving(k, 2)));
+            let mut symmetric_sets = 0;
+            for_each_subset(board.all().bits(), k as u32, &mut |set| {
+                let set = Bitboard(set);
+                let truth = (1..ranked.symmetry_count()).any(|g| ranked.transform(g, set) == set);
+                symmetric_sets += truth as u32;
+                assert_eq!(
+                    ranked.with_us(set).fixed_symmetric(),
+                    truth,
+                    "{set:?} ranked"
+                );
+                if let Some(ix) = &pattern {
+                    assert_eq!(ix.with_us(set).fixed_symmetric(), truth, "{set:?} pattern");
+                }
+            });
+            // Both answers occur (no symmetric set only where none exists: never here).
+            assert!(symmetric_sets > 0, "{}: {k} stones", board.name());
+        }
+    }
+}

@@ -77,11 +77,10 @@ const BATCH: usize = 32;
 #[derive(Copy, Clone)]
 struct Child {
     lost: bool,
-    /// Its side to move: the stones every parent keeps.
-    us: Bitboard,
-    /// Whether no symmetry but the identity fixes `us`, where known already (else found at a
-    /// parent's first decrement, the only place that needs it).
-    asymmetric: Option<bool>,
+    /// Whether no symmetry but the identity fixes its side to move, the stones every parent
+    /// keeps: then its parents are distinct classes, and each parent's counter is its number
+    /// of quiet moves.
+    asymmetric: bool,
     /// Where its parents start in [`Batch::parents`].
     first: usize,
 }
@@ -110,12 +109,19 @@ fn leaves_pair(rules: &Rules, m: Move, after: Bitboard) -> bool {
         || (rules.line_wins() && rules.board().forms_line(after, m.to()))
 }
 
-/// Sorts a list of slot numbers and removes duplicates in place.
+/// Sorts the slot numbers of `v[first..]` and removes their duplicates in place.
 #[inline]
-fn distinct(v: &mut Vec<u64>) -> &[u64] {
-    v.sort_unstable();
-    v.dedup();
-    v
+fn distinct_from(v: &mut Vec<u64>, first: usize) {
+    let tail = &mut v[first..];
+    tail.sort_unstable();
+    let mut n = 0;
+    for k in 0..tail.len() {
+        if k == 0 || tail[k] != tail[n - 1] {
+            tail[n] = tail[k];
+            n += 1;
+        }
+    }
+    v.truncate(first + n);
 }
 
 /// One key of the pair being solved: its index and its working arrays.
@@ -381,13 +387,6 @@ impl Pair<'_> {
         walk.out
     }
 
-    /// True when no symmetry but the identity maps `set` to itself.
-    #[inline]
-    fn asymmetric(&self, set: Bitboard) -> bool {
-        let index = &self.sides[0].index;
-        (1..index.symmetry_count()).all(|g| index.transform(g, set) != set)
-    }
-
     /// The number of distinct classes the quiet moves of parent slot `p` (of the side other
     /// than `s`) lead to, in side `s`, each child indexed. Only needed where a symmetry fixes
     /// the parent's non-moving stones: otherwise two different moves can never lead to the
@@ -406,7 +405,8 @@ impl Pair<'_> {
                 children.push(child_index.index(next.them()));
             }
         });
-        distinct(children).len()
+        distinct_from(children, 0);
+        children.len()
     }
 
     /// Decides what the moves alone decide: wins by capture (tentative: a quiet move into a
@@ -450,34 +450,22 @@ impl Pair<'_> {
                 continue;
             }
             let (us, them) = cursor.unindex(i);
-            // Every parent's other side is this child's side to move. Whether a symmetry fixes
-            // those stones is only needed by a first decrement; the parents' index knows it
-            // for free where they are its pattern side, else it is found when first needed.
+            // Every parent's other side is this child's side to move, `us`.
             let parent_index = parents_side.index.with_them(us);
-            let asymmetric = parent_index.fixed_symmetric().map(|s| !s);
+            let asymmetric = !parent_index.fixed_symmetric();
             let first = batch.parents.len();
             for_each_parent(&self.rules, us, them, side.key.them_hand, |pu, _| {
                 batch.parents.push(parent_index.index(pu));
             });
-            let mine = &mut batch.parents[first..];
-            mine.sort_unstable();
-            let n = {
-                let mut n = 0;
-                for k in 0..mine.len() {
-                    if k == 0 || mine[k] != mine[n - 1] {
-                        mine[n] = mine[k];
-                        n += 1;
-                    }
-                }
-                n
-            };
-            batch.parents.truncate(first + n);
+            if !asymmetric {
+                // Two un-moves reach the same parent class only through a symmetry fixing `us`.
+                distinct_from(&mut batch.parents, first);
+            }
             for &p in &batch.parents[first..] {
                 prefetch(&cells[p as usize]);
             }
             batch.children.push(Child {
                 lost: c == lost,
-                us,
                 asymmetric,
                 first,
             });
@@ -503,8 +491,7 @@ impl Pair<'_> {
         for (k, child) in batch.children.iter().enumerate() {
             let Child {
                 lost: child_lost,
-                us,
-                mut asymmetric,
+                asymmetric,
                 first,
             } = *child;
             let end = batch
@@ -533,8 +520,7 @@ impl Pair<'_> {
                         }
                         if w & COUNT == 0 {
                             // First decrement: set the counter to the parent's child classes.
-                            let asym = *asymmetric.get_or_insert_with(|| self.asymmetric(us));
-                            let n = if asym {
+                            let n = if asymmetric {
                                 (w >> QUIET_SHIFT) as usize
                             } else {
                                 self.child_classes(s, p, children)
