@@ -14,13 +14,14 @@
 //! class once per child class: "some position of class P moves to some position of class C" is
 //! the same relation read from either end, so the counts match whatever the orbit sizes.
 //!
-//! Counters are set lazily, by the first decrement a position receives: most positions of the
+//! The initial pass only generates moves and reads captures: it sets each counter to the number
+//! of quiet moves, which is the number of child classes when no symmetry fixes the parent's
+//! other side (two quiet moves can then never reach the same class). Where one does, the
+//! classes are counted by the first decrement the position receives: most positions of the
 //! larger pairs are draws or wins that no won child ever reaches, and for them the index
-//! computations of their children are never needed. The initial pass only generates moves and
-//! reads captures. When no symmetry fixes the parent's other side, two quiet moves can never
-//! reach the same class, and the counter is the plain number of quiet moves. Captures are left
-//! out of the counter: when it reaches zero the captures are read again, and a drawn capture
-//! leaves the position a draw.
+//! computations of their children are never needed. Captures are left out of the counter; the
+//! initial pass keeps what they are worth beside it, so that a drawn capture leaves the
+//! position a draw and a won one can make its loss longer.
 //!
 //! Decided children are gathered in batches and their parents' cells prefetched before the
 //! updates, as propagation is bound by random memory accesses. Each level visits only the
@@ -51,13 +52,28 @@ const DECIDED_CHUNK: usize = 1 << 13;
 /// below).
 const MAX_LEVEL: usize = 1 << 14;
 
-/// A slot's cell: the code in the low 16 bits, the counter in the next 8, the number of quiet
-/// moves in the top 8 (written by the initial pass). One word per slot, so that the random
-/// accesses of propagation touch one cache line per parent.
+/// A slot's cell, one word per slot, so that the random accesses of propagation touch one
+/// cache line per parent:
+/// - bits 0..16: the code, 0 while undecided;
+/// - bits 16..24: the counter of quiet child classes not yet known won, which the initial pass
+///   sets to the number of quiet moves;
+/// - bits 24..31: what the moves that leave the pair are worth ([`Pair::exit_code`]), so that the
+///   last decrement need not generate the moves again;
+/// - bit 31: the counter counts classes, set where a symmetry fixes the position's other side
+///   and two quiet moves may reach the same class (counted at the first decrement).
 const CODE: u32 = 0xffff;
 const COUNT_ONE: u32 = 1 << 16;
 const COUNT: u32 = 0xff << 16;
-const QUIET_SHIFT: u32 = 24;
+const EXIT_SHIFT: u32 = 24;
+const EXIT: u32 = 0x7f << EXIT_SHIFT;
+const CLASSES: u32 = 1 << 31;
+/// Exit codes ([`Pair::exit_code`]): no move leaves the pair; a capture (or placement) draws,
+/// so the position is never lost; the longest capture into a won position lasts too long for
+/// the field and the moves are generated again ([`Pair::long_exit`]). Codes in between are
+/// that longest capture's distance plus one.
+const EXIT_NONE: u32 = 0;
+const EXIT_LONG: u32 = 0x7e;
+const EXIT_DRAW: u32 = 0x7f;
 
 /// A code for a decided slot.
 #[inline]
@@ -79,7 +95,7 @@ struct Child {
     lost: bool,
     /// Whether no symmetry but the identity fixes its side to move, the stones every parent
     /// keeps: then its parents are distinct classes, and each parent's counter is its number
-    /// of quiet moves.
+    /// of quiet moves as the initial pass set it.
     asymmetric: bool,
     /// Where its parents start in [`Batch::parents`].
     first: usize,
@@ -128,9 +144,7 @@ fn distinct_from(v: &mut Vec<u64>, first: usize) {
 struct Side {
     key: Key,
     index: Index,
-    /// Per slot: the code (low 16 bits), the counter (bits 16..24): 0 until the first
-    /// decrement, then the child classes not yet known won, plus one; and the number of quiet
-    /// moves (bits 24..32).
+    /// Per slot: the code, the counter and what leaving the pair is worth (see [`CODE`]).
     cells: Cells,
 }
 
@@ -178,6 +192,9 @@ struct Pair<'a> {
     sides: Vec<Side>,
     lower: &'a dyn Lookup,
     pending: Pending,
+    /// The exit code that sends the last decrement back to the moves: [`EXIT_LONG`], lower
+    /// in a test so that the rare path is taken.
+    long_exit: u32,
 }
 
 /// What the moves of a position lead to, captures read from the smaller sub-databases.
@@ -199,6 +216,16 @@ pub fn solve_pair(
     lower: &dyn Lookup,
     progress: &dyn Progress,
 ) -> Solved {
+    solve_pair_with(rules, keys, lower, progress, EXIT_LONG)
+}
+
+fn solve_pair_with(
+    rules: &Rules,
+    keys: &[Key],
+    lower: &dyn Lookup,
+    progress: &dyn Progress,
+    long_exit: u32,
+) -> Solved {
     assert!(
         keys.len() == 1 || (keys.len() == 2 && keys[1] == keys[0].swapped()),
         "a key, or a key and its colour swap: {keys:?}"
@@ -208,6 +235,7 @@ pub fn solve_pair(
         sides: keys.iter().map(|&k| Side::new(rules, k)).collect(),
         lower,
         pending: Pending::default(),
+        long_exit,
     };
     let total: u64 = pair.sides.iter().map(|s| s.index.size()).sum();
     progress.start("init", total);
@@ -360,6 +388,17 @@ impl Pair<'_> {
         }
     }
 
+    /// The exit field of an undecided position's cell.
+    #[inline]
+    fn exit_code(&self, m: &Moves) -> u32 {
+        if m.capture_draw {
+            EXIT_DRAW
+        } else {
+            m.longest_capture
+                .map_or(EXIT_NONE, |p| (p + 1).min(self.long_exit))
+        }
+    }
+
     /// Records a slot's first decision.
     #[inline]
     fn decide(&self, s: usize, i: u64, outcome: Outcome, decided: &mut Decisions) {
@@ -422,8 +461,12 @@ impl Pair<'_> {
                 let loss = Outcome::Loss(m.longest_capture.map_or(0, |p| p + 1));
                 self.decide(s, i, loss, &mut decided);
             } else {
-                // Kept for the first decrement, which would otherwise generate the moves again.
-                side.cells.as_slice()[i as usize].store(m.quiet << QUIET_SHIFT, Relaxed);
+                assert!(
+                    m.quiet * COUNT_ONE <= COUNT,
+                    "more quiet moves than a counter holds"
+                );
+                let cell = m.quiet * COUNT_ONE | self.exit_code(&m) << EXIT_SHIFT;
+                side.cells.as_slice()[i as usize].store(cell, Relaxed);
             }
         });
     }
@@ -515,45 +558,66 @@ impl Pair<'_> {
                 } else {
                     let last = loop {
                         let w = cell.load(Relaxed);
-                        if w & CODE != 0 {
-                            break false; // decided already
+                        if w & CODE != 0 || w & EXIT == EXIT_DRAW << EXIT_SHIFT {
+                            break None; // decided already, or never lost
                         }
-                        if w & COUNT == 0 {
-                            // First decrement: set the counter to the parent's child classes.
-                            let n = if asymmetric {
-                                (w >> QUIET_SHIFT) as usize
-                            } else {
-                                self.child_classes(s, p, children)
-                            };
-                            assert!(n < 255, "more child classes than a counter holds");
-                            let _ = cell.compare_exchange(
-                                w,
-                                w | ((n as u32 + 1) * COUNT_ONE),
-                                Relaxed,
-                                Relaxed,
-                            );
+                        if !asymmetric && w & CLASSES == 0 {
+                            // First decrement: count the classes the quiet moves reach.
+                            let n = self.child_classes(s, p, children) as u32;
+                            debug_assert!(n >= 1 && n * COUNT_ONE <= w & COUNT);
+                            let set = w & !COUNT | n * COUNT_ONE | CLASSES;
+                            let _ = cell.compare_exchange(w, set, Relaxed, Relaxed);
                             continue;
                         }
+                        debug_assert!(w & COUNT != 0, "a counter decremented past zero");
                         if cell
                             .compare_exchange_weak(w, w - COUNT_ONE, Relaxed, Relaxed)
                             .is_ok()
                         {
-                            break w & COUNT == 2 * COUNT_ONE;
+                            break (w & COUNT == COUNT_ONE).then_some(w);
                         }
                     };
-                    if last {
-                        // Every quiet move loses; the captures decide between loss and draw.
-                        let (pu, pt) = parents_side.index.unindex(p);
-                        let m = self.moves(o, pu, pt);
-                        if !m.capture_draw {
-                            let longest = m.longest_capture.map_or(d, |c| c.max(d));
-                            self.decide(o, p, Outcome::Loss(longest + 1), decided);
-                        }
+                    if let Some(w) = last {
+                        // Every quiet move loses, and no capture draws.
+                        let longest = match (w & EXIT) >> EXIT_SHIFT {
+                            EXIT_NONE => None,
+                            e if e == self.long_exit => {
+                                let (pu, pt) = parents_side.index.unindex(p);
+                                self.moves(o, pu, pt).longest_capture
+                            }
+                            e => Some(e - 1),
+                        };
+                        let longest = longest.map_or(d, |c| c.max(d));
+                        self.decide(o, p, Outcome::Loss(longest + 1), decided);
                     }
                 }
             }
         }
         batch.children.clear();
         batch.parents.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::Solution;
+    use crate::progress::Silent;
+    use morris_engine::Game;
+
+    /// Every capture's length read again from the moves, as for those too long for the cell,
+    /// gives the same tables: the moving phase of Six Men's Morris, pair by pair on the
+    /// tables of the smaller pairs.
+    #[test]
+    fn long_captures_read_again_give_the_same_tables() {
+        let rules = Rules::standard(Game::Six);
+        let sol = Solution::solve_moving(&rules, 6, &Silent);
+        for step in morris_db::plan::KeyGraph::new(&rules, 6).moving() {
+            let solved = solve_pair_with(&rules, &step.keys(), &sol, &Silent, 1);
+            for (key, codes) in solved.keys {
+                let (_, expected) = sol.key(key).unwrap();
+                assert!(codes == expected, "{key}");
+            }
+        }
     }
 }
