@@ -465,7 +465,7 @@ impl Pair<'_> {
                     m.quiet * COUNT_ONE <= COUNT,
                     "more quiet moves than a counter holds"
                 );
-                let cell = m.quiet * COUNT_ONE | self.exit_code(&m) << EXIT_SHIFT;
+                let cell = (m.quiet * COUNT_ONE) | (self.exit_code(&m) << EXIT_SHIFT);
                 side.cells.as_slice()[i as usize].store(cell, Relaxed);
             }
         });
@@ -565,7 +565,7 @@ impl Pair<'_> {
                             // First decrement: count the classes the quiet moves reach.
                             let n = self.child_classes(s, p, children) as u32;
                             debug_assert!(n >= 1 && n * COUNT_ONE <= w & COUNT);
-                            let set = w & !COUNT | n * COUNT_ONE | CLASSES;
+                            let set = (w & !COUNT) | (n * COUNT_ONE) | CLASSES;
                             let _ = cell.compare_exchange(w, set, Relaxed, Relaxed);
                             continue;
                         }
