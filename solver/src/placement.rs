@@ -41,27 +41,23 @@ pub fn solve_slots(
     children: &dyn Lookup,
     progress: &dyn Progress,
 ) -> Vec<u16> {
-    const CHUNK: u64 = 1 << 16;
+    const CHUNK: usize = 1 << 16;
     let key = index.key();
     progress.start("placement", slots.end - slots.start);
     let targets = Targets::new(rules, key, children);
-    let chunks: Vec<Vec<u16>> = (0..(slots.end - slots.start).div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let start = slots.start + c * CHUNK;
-            let range = start..(start + CHUNK).min(slots.end);
-            let mut out = vec![0u16; (range.end - range.start) as usize];
-            evaluate_range(
-                rules,
-                index,
-                range.clone(),
-                children,
-                &targets,
-                |i, _, outcome| out[(i - range.start) as usize] = outcome.code(),
-            );
-            progress.advance(range.end - range.start);
-            out
-        })
-        .collect();
-    chunks.concat()
+    // Written in place, chunk by chunk: the codes of a large key are gigabytes, and a copy
+    // of them would run on one core.
+    let mut codes = vec![0u16; (slots.end - slots.start) as usize];
+    codes
+        .par_chunks_mut(CHUNK)
+        .enumerate()
+        .for_each(|(c, out)| {
+            let start = slots.start + (c * CHUNK) as u64;
+            let range = start..start + out.len() as u64;
+            evaluate_range(rules, index, range, children, &targets, |i, _, outcome| {
+                out[(i - start) as usize] = outcome.code()
+            });
+            progress.advance(out.len() as u64);
+        });
+    codes
 }
