@@ -11,7 +11,8 @@ use core::ops::Range;
 use morris_db::format::{Encoding, Entry};
 use morris_db::plan::{children, Via};
 use morris_db::{Fixed, Index, Key};
-use morris_engine::{for_each_move, Bitboard, Color, Point, Position, Rules};
+use morris_engine::movegen::{for_each_group, Sink};
+use morris_engine::{Bitboard, Color, Move, Point, Position, Rules};
 
 /// The keys a placement key's placements lead into ([`children`]), with their indexes where the
 /// children have them. Empty (every child through the full index) for verification, which must
@@ -245,6 +246,9 @@ struct Batch<'a> {
     /// the same (over a whole pattern class of the walk), so that each quiet child is only
     /// ranked, not indexed in full.
     placed: PlacedMemo<'a>,
+    /// The same for the capture children's key, which fixes the same stones: over a pattern
+    /// class of the mover, each mill's fixed index is made once, not once per position.
+    captured: PlacedMemo<'a>,
     /// Where the quiet children's key classifies the stones of the side not to move here
     /// (black to move): their fixed index, kept while they stay the same (over a pattern
     /// class of the walk).
@@ -260,7 +264,15 @@ struct PlacedMemo<'a> {
 }
 
 impl<'a> PlacedMemo<'a> {
-    /// The fixed index of `stones` with `point` added, in `index`.
+    fn new() -> PlacedMemo<'a> {
+        PlacedMemo {
+            stones: u32::MAX,
+            known: 0,
+            fixed: [None; 32],
+        }
+    }
+
+    /// The fixed index of `stones` with `point` added, in `index`, for the side not to move.
     #[inline]
     fn get(&mut self, index: &'a Index, stones: Bitboard, point: Point) -> Fixed<'a> {
         if self.stones != stones.bits() {
@@ -276,16 +288,65 @@ impl<'a> PlacedMemo<'a> {
     }
 }
 
+/// The children of one position as the generator groups them ([`for_each_group`]): a
+/// placement's child is located from the two sides' stones without building the position,
+/// and the captures of one mill share one fixed index.
+struct Children<'b, 'a, 'l> {
+    pos: &'b Position,
+    lookup: &'l dyn Lookup,
+    /// The quiet children's key, with the fixed index every quiet child shares if it has one.
+    quiet: Option<(Target<'a>, Option<Fixed<'a>>)>,
+    capture: Option<Target<'a>>,
+    placed: &'b mut PlacedMemo<'a>,
+    captured: &'b mut PlacedMemo<'a>,
+    locator: &'b mut Locator<'l>,
+    probes: &'b mut Vec<Located>,
+}
+
+impl Sink for Children<'_, '_, '_> {
+    #[inline(always)]
+    fn plain(&mut self, from: Option<Point>, to: Point) {
+        let (us, them) = (self.pos.us(), self.pos.them());
+        // The child's side to move is `them`; the mover's stones gain `to`.
+        let probe = match (from, &self.quiet) {
+            (None, Some((t, Some(fixed)))) => t.probe(self.lookup, fixed.index(us.with(to))),
+            (None, Some((t, None))) => {
+                let fixed = self.placed.get(t.index, us, to);
+                t.probe(self.lookup, fixed.index(them))
+            }
+            _ => self.locator.probe(&self.pos.play(Move::new(from, to, None))),
+        };
+        self.probes.push(probe);
+    }
+
+    #[inline(always)]
+    fn mill(&mut self, from: Option<Point>, to: Point, removable: Bitboard) {
+        match (from, self.capture) {
+            (None, Some(t)) => {
+                let (us, them) = (self.pos.us(), self.pos.them());
+                let fixed = self.captured.get(t.index, us, to);
+                for c in removable {
+                    self.probes
+                        .push(t.probe(self.lookup, fixed.index(them.without(c))));
+                }
+            }
+            _ => {
+                for c in removable {
+                    let child = self.pos.play(Move::new(from, to, Some(c)));
+                    self.probes.push(self.locator.probe(&child));
+                }
+            }
+        }
+    }
+}
+
 impl<'a> Batch<'a> {
     fn new() -> Batch<'a> {
         Batch {
             positions: Vec::new(),
             probes: Vec::new(),
-            placed: PlacedMemo {
-                stones: u32::MAX,
-                known: 0,
-                fixed: [None; 32],
-            },
+            placed: PlacedMemo::new(),
+            captured: PlacedMemo::new(),
             quiet: None,
         }
     }
@@ -301,7 +362,7 @@ impl<'a> Batch<'a> {
     /// Probes the children of a position, through `targets` where it has their key, else
     /// through `locator`.
     fn push(&mut self, slot: u64, pos: Position, targets: &Targets<'a>, locator: &mut Locator) {
-        let (rules, children) = (locator.rules, locator.lookup);
+        let rules = locator.rules;
         // The child's side to move keeps the stones of the side that did not move here; when
         // the child's key classifies them, one fixed index serves every quiet child, else
         // the mover's stones plus the point placed are fixed ([`Batch::placed`]).
@@ -321,30 +382,17 @@ impl<'a> Batch<'a> {
                 (t, None)
             }
         });
-        // Captures come grouped by the point placed on.
-        let mut capturing: Option<(Point, Fixed)> = None;
-        for_each_move(&pos, rules, |m| {
-            let child = pos.play(m);
-            let probe = match (m.from(), m.capture(), &quiet, targets.capture) {
-                (None, None, Some((t, Some(fixed))), _) => {
-                    t.probe(children, fixed.index(child.them()))
-                }
-                (None, None, Some((t, None)), _) => {
-                    let fixed = self.placed.get(t.index, pos.us(), m.to());
-                    t.probe(children, fixed.index(child.us()))
-                }
-                (None, Some(_), _, Some(t)) => {
-                    if capturing.as_ref().is_some_and(|(to, _)| *to != m.to()) {
-                        capturing = None;
-                    }
-                    let (_, fixed) =
-                        capturing.get_or_insert_with(|| (m.to(), t.index.with_them(child.them())));
-                    t.probe(children, fixed.index(child.us()))
-                }
-                _ => locator.probe(&child),
-            };
-            self.probes.push(probe);
-        });
+        let mut children = Children {
+            pos: &pos,
+            lookup: locator.lookup,
+            quiet,
+            capture: targets.capture,
+            placed: &mut self.placed,
+            captured: &mut self.captured,
+            locator,
+            probes: &mut self.probes,
+        };
+        for_each_group(&pos, rules, &mut children);
         self.positions.push((slot, pos, self.probes.len()));
     }
 
