@@ -141,22 +141,44 @@ pub(crate) fn evaluate_range(
 /// searched in order.
 #[derive(Default)]
 struct Met<'a> {
-    targets: Vec<Target<'a>>,
+    sites: Vec<Site<'a>>,
+}
+
+/// A key a [`Locator`] met, with the fixed indexes of it that placements reuse.
+struct Site<'a> {
+    target: Target<'a>,
+    /// Where the key classifies the side to move: the last stones fixed, and their index
+    /// (a position's quiet children all leave the side that did not place as it was).
+    us: Option<(u32, Fixed<'a>)>,
+    /// Where it classifies the other side: the stones before a placement plus each point.
+    placed: PlacedMemo<'a>,
 }
 
 impl<'a> Met<'a> {
-    #[inline]
-    fn key(&self, key: Key) -> Option<Target<'a>> {
-        self.targets.iter().find(|t| t.key == key).copied()
+    /// The site of `key`, met now if not before; `None` where `lookup` has no index of it.
+    #[inline(always)]
+    fn site(&mut self, lookup: &'a dyn Lookup, key: Key) -> Option<&mut Site<'a>> {
+        let at = match self.sites.iter().position(|s| s.target.key == key) {
+            Some(at) => at,
+            None => {
+                self.sites.push(Site {
+                    target: Target::of(lookup, key)?,
+                    us: None,
+                    placed: PlacedMemo::new(),
+                });
+                self.sites.len() - 1
+            }
+        };
+        Some(&mut self.sites[at])
     }
 
     /// The bytes lent of the key at [`key_slot`] `slot`.
     #[inline]
     fn get(&self, slot: usize) -> Option<&'a [u8]> {
-        self.targets
+        self.sites
             .iter()
-            .find(|t| t.slot == slot)
-            .and_then(|t| t.entries)
+            .find(|s| s.target.slot == slot)
+            .and_then(|s| s.target.entries)
     }
 }
 
@@ -166,7 +188,8 @@ impl<'a> Met<'a> {
 /// and class, half of a full index) is done once for many children instead of once for each.
 /// Every quiet child of a moving-phase position has the stones of the side that did not move;
 /// the captures of one mill share the mover's stones; over the positions of one pattern
-/// class, the quiet placements add one of a few points to the same stones.
+/// class, the quiet placements add one of a few points to the same stones. Placements are kept
+/// by those stones and the point ([`Locator::probe_placed`]), other moves by a hash.
 ///
 /// Verification locates every child here: the child's key is taken from the child itself, not
 /// from the key graph, and the side fixed is that key's pattern side, so that the shortcuts of
@@ -201,16 +224,10 @@ impl<'a> Locator<'a> {
             return self.lookup.probe(child);
         }
         let key = key_of(child);
-        let target = match self.met.key(key) {
-            Some(t) => t,
-            None => match Target::of(self.lookup, key) {
-                Some(target) => {
-                    self.met.targets.push(target);
-                    target
-                }
-                None => return self.lookup.probe(child),
-            },
+        let Some(site) = self.met.site(self.lookup, key) else {
+            return self.lookup.probe(child);
         };
+        let target = site.target;
         let index = target.index;
         let us_fixed = index.classifies_us();
         let (stones, other) = if us_fixed {
@@ -233,6 +250,36 @@ impl<'a> Locator<'a> {
             }
         };
         target.probe(self.lookup, fixed.index(other))
+    }
+
+    /// [`Locator::probe`] for a child made by placing a stone on `to`: the fixed index of
+    /// the child's pattern side is kept as the pass needs it (the stones that did not move,
+    /// or the mover's stones before the placement plus `to`), not hashed.
+    #[inline(always)]
+    fn probe_placed(&mut self, child: &Position, to: Point) -> Located {
+        if lost_already(child, self.rules) {
+            return self.lookup.probe(child);
+        }
+        let Some(site) = self.met.site(self.lookup, key_of(child)) else {
+            return self.lookup.probe(child);
+        };
+        let index = site.target.index;
+        let slot = if index.classifies_us() {
+            let us = child.us().bits();
+            let fixed = match site.us {
+                Some((stones, fixed)) if stones == us => fixed,
+                _ => {
+                    let fixed = index.with_us(child.us());
+                    site.us = Some((us, fixed));
+                    fixed
+                }
+            };
+            fixed.index(child.them())
+        } else {
+            let placed = site.placed.get(index, child.them().without(to), to);
+            placed.index(child.us())
+        };
+        site.target.probe(self.lookup, slot)
     }
 }
 
@@ -314,7 +361,13 @@ impl Sink for Children<'_, '_, '_> {
                 let fixed = self.placed.get(t.index, us, to);
                 t.probe(self.lookup, fixed.index(them))
             }
-            _ => self.locator.probe(&self.pos.play(Move::new(from, to, None))),
+            _ => {
+                let child = self.pos.play(Move::new(from, to, None));
+                match from {
+                    None => self.locator.probe_placed(&child, to),
+                    Some(_) => self.locator.probe(&child),
+                }
+            }
         };
         self.probes.push(probe);
     }
@@ -333,7 +386,10 @@ impl Sink for Children<'_, '_, '_> {
             _ => {
                 for c in removable {
                     let child = self.pos.play(Move::new(from, to, Some(c)));
-                    self.probes.push(self.locator.probe(&child));
+                    self.probes.push(match from {
+                        None => self.locator.probe_placed(&child, to),
+                        Some(_) => self.locator.probe(&child),
+                    });
                 }
             }
         }
