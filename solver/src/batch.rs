@@ -147,9 +147,9 @@ struct Met<'a> {
 /// A key a [`Locator`] met, with the fixed indexes of it that placements reuse.
 struct Site<'a> {
     target: Target<'a>,
-    /// Where the key classifies the side to move: the last stones fixed, and their index
-    /// (a position's quiet children all leave the side that did not place as it was).
-    us: Option<(u32, Fixed<'a>)>,
+    /// Where the key classifies the side to move: the last stones fixed (a position's quiet
+    /// children all leave the side that did not place as it was).
+    us: LastFixed<'a>,
     /// Where it classifies the other side: the stones before a placement plus each point.
     placed: PlacedMemo<'a>,
 }
@@ -163,7 +163,7 @@ impl<'a> Met<'a> {
             None => {
                 self.sites.push(Site {
                     target: Target::of(lookup, key)?,
-                    us: None,
+                    us: LastFixed::default(),
                     placed: PlacedMemo::new(),
                 });
                 self.sites.len() - 1
@@ -252,6 +252,17 @@ impl<'a> Locator<'a> {
         target.probe(self.lookup, fixed.index(other))
     }
 
+    /// Locates the child that `m` leads to from `pos` (placements through
+    /// [`Locator::probe_placed`]).
+    #[inline(always)]
+    fn probe_move(&mut self, pos: &Position, m: Move) -> Located {
+        let child = pos.play(m);
+        match m.from() {
+            None => self.probe_placed(&child, m.to()),
+            Some(_) => self.probe(&child),
+        }
+    }
+
     /// [`Locator::probe`] for a child made by placing a stone on `to`: the fixed index of
     /// the child's pattern side is kept as the pass needs it (the stones that did not move,
     /// or the mover's stones before the placement plus `to`), not hashed.
@@ -265,16 +276,7 @@ impl<'a> Locator<'a> {
         };
         let index = site.target.index;
         let slot = if index.classifies_us() {
-            let us = child.us().bits();
-            let fixed = match site.us {
-                Some((stones, fixed)) if stones == us => fixed,
-                _ => {
-                    let fixed = index.with_us(child.us());
-                    site.us = Some((us, fixed));
-                    fixed
-                }
-            };
-            fixed.index(child.them())
+            site.us.get(index, child.us()).index(child.them())
         } else {
             let placed = site.placed.get(index, child.them().without(to), to);
             placed.index(child.us())
@@ -299,7 +301,25 @@ struct Batch<'a> {
     /// Where the quiet children's key classifies the stones of the side not to move here
     /// (black to move): their fixed index, kept while they stay the same (over a pattern
     /// class of the walk).
-    quiet: Option<(u32, Fixed<'a>)>,
+    quiet: LastFixed<'a>,
+}
+
+/// The fixed index of the side to move's stones in one key, kept while they stay the same.
+#[derive(Default)]
+struct LastFixed<'a>(Option<(u32, Fixed<'a>)>);
+
+impl<'a> LastFixed<'a> {
+    #[inline]
+    fn get(&mut self, index: &'a Index, us: Bitboard) -> Fixed<'a> {
+        match self.0 {
+            Some((stones, fixed)) if stones == us.bits() => fixed,
+            _ => {
+                let fixed = index.with_us(us);
+                self.0 = Some((us.bits(), fixed));
+                fixed
+            }
+        }
+    }
 }
 
 /// The fixed indexes of one set of stones plus each point placed (see [`Batch::placed`]).
@@ -340,7 +360,6 @@ impl<'a> PlacedMemo<'a> {
 /// and the captures of one mill share one fixed index.
 struct Children<'b, 'a, 'l> {
     pos: &'b Position,
-    lookup: &'l dyn Lookup,
     /// The quiet children's key, with the fixed index every quiet child shares if it has one.
     quiet: Option<(Target<'a>, Option<Fixed<'a>>)>,
     capture: Option<Target<'a>>,
@@ -356,18 +375,14 @@ impl Sink for Children<'_, '_, '_> {
         let (us, them) = (self.pos.us(), self.pos.them());
         // The child's side to move is `them`; the mover's stones gain `to`.
         let probe = match (from, &self.quiet) {
-            (None, Some((t, Some(fixed)))) => t.probe(self.lookup, fixed.index(us.with(to))),
+            (None, Some((t, Some(fixed)))) => {
+                t.probe(self.locator.lookup, fixed.index(us.with(to)))
+            }
             (None, Some((t, None))) => {
                 let fixed = self.placed.get(t.index, us, to);
-                t.probe(self.lookup, fixed.index(them))
+                t.probe(self.locator.lookup, fixed.index(them))
             }
-            _ => {
-                let child = self.pos.play(Move::new(from, to, None));
-                match from {
-                    None => self.locator.probe_placed(&child, to),
-                    Some(_) => self.locator.probe(&child),
-                }
-            }
+            _ => self.locator.probe_move(self.pos, Move::new(from, to, None)),
         };
         self.probes.push(probe);
     }
@@ -379,17 +394,16 @@ impl Sink for Children<'_, '_, '_> {
                 let (us, them) = (self.pos.us(), self.pos.them());
                 let fixed = self.captured.get(t.index, us, to);
                 for c in removable {
-                    self.probes
-                        .push(t.probe(self.lookup, fixed.index(them.without(c))));
+                    let probe = t.probe(self.locator.lookup, fixed.index(them.without(c)));
+                    self.probes.push(probe);
                 }
             }
             _ => {
                 for c in removable {
-                    let child = self.pos.play(Move::new(from, to, Some(c)));
-                    self.probes.push(match from {
-                        None => self.locator.probe_placed(&child, to),
-                        Some(_) => self.locator.probe(&child),
-                    });
+                    let probe = self
+                        .locator
+                        .probe_move(self.pos, Move::new(from, to, Some(c)));
+                    self.probes.push(probe);
                 }
             }
         }
@@ -403,7 +417,7 @@ impl<'a> Batch<'a> {
             probes: Vec::new(),
             placed: PlacedMemo::new(),
             captured: PlacedMemo::new(),
-            quiet: None,
+            quiet: LastFixed::default(),
         }
     }
 
@@ -423,24 +437,11 @@ impl<'a> Batch<'a> {
         // the child's key classifies them, one fixed index serves every quiet child, else
         // the mover's stones plus the point placed are fixed ([`Batch::placed`]).
         let quiet = targets.quiet.map(|t| {
-            if t.index.classifies_us() {
-                let them = pos.them().bits();
-                let fixed = match self.quiet {
-                    Some((stones, fixed)) if stones == them => fixed,
-                    _ => {
-                        let fixed = t.index.with_us(pos.them());
-                        self.quiet = Some((them, fixed));
-                        fixed
-                    }
-                };
-                (t, Some(fixed))
-            } else {
-                (t, None)
-            }
+            let fixed = t.index.classifies_us();
+            (t, fixed.then(|| self.quiet.get(t.index, pos.them())))
         });
         let mut children = Children {
             pos: &pos,
-            lookup: locator.lookup,
             quiet,
             capture: targets.capture,
             placed: &mut self.placed,
