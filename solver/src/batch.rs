@@ -151,7 +151,7 @@ struct Site<'a> {
     /// children all leave the side that did not place as it was).
     us: LastFixed<'a>,
     /// Where it classifies the other side: the stones before a placement plus each point.
-    placed: PlacedMemo<'a>,
+    placed: PointMemo<'a>,
 }
 
 impl<'a> Met<'a> {
@@ -164,7 +164,7 @@ impl<'a> Met<'a> {
                 self.sites.push(Site {
                     target: Target::of(lookup, key)?,
                     us: LastFixed::default(),
-                    placed: PlacedMemo::new(),
+                    placed: PointMemo::new(),
                 });
                 self.sites.len() - 1
             }
@@ -278,7 +278,7 @@ impl<'a> Locator<'a> {
         let slot = if index.classifies_us() {
             site.us.get(index, child.us()).index(child.them())
         } else {
-            let placed = site.placed.get(index, child.them().without(to), to);
+            let placed = site.placed.placed(index, child.them().without(to), to);
             placed.index(child.us())
         };
         site.target.probe(self.lookup, slot)
@@ -294,10 +294,12 @@ struct Batch<'a> {
     /// fixed index of the mover's stones plus each point, kept while the mover's stones stay
     /// the same (over a whole pattern class of the walk), so that each quiet child is only
     /// ranked, not indexed in full.
-    placed: PlacedMemo<'a>,
-    /// The same for the capture children's key, which fixes the same stones: over a pattern
-    /// class of the mover, each mill's fixed index is made once, not once per position.
-    captured: PlacedMemo<'a>,
+    placed: PointMemo<'a>,
+    /// The same for the capture children's key: where it classifies the mover's stones, each
+    /// mill's fixed index is made once over a pattern class of the mover; where it classifies
+    /// the captured side's stones (when they are at least as many as the mover's after the capture), each
+    /// capture's fixed index is made once over a pattern class of that side.
+    captured: PointMemo<'a>,
     /// Where the quiet children's key classifies the stones of the side not to move here
     /// (black to move): their fixed index, kept while they stay the same (over a pattern
     /// class of the walk).
@@ -322,17 +324,18 @@ impl<'a> LastFixed<'a> {
     }
 }
 
-/// The fixed indexes of one set of stones plus each point placed (see [`Batch::placed`]).
-struct PlacedMemo<'a> {
+/// The fixed indexes of one set of stones changed by one point each (see [`Batch::placed`]):
+/// the stones plus each point placed, or minus each stone captured.
+struct PointMemo<'a> {
     stones: u32,
-    /// Bit `p` set when `fixed[p]` holds the index of `stones` plus point `p`.
+    /// Bit `p` set when `fixed[p]` holds the index of the stones changed at point `p`.
     known: u32,
     fixed: [Option<Fixed<'a>>; 32],
 }
 
-impl<'a> PlacedMemo<'a> {
-    fn new() -> PlacedMemo<'a> {
-        PlacedMemo {
+impl<'a> PointMemo<'a> {
+    fn new() -> PointMemo<'a> {
+        PointMemo {
             stones: u32::MAX,
             known: 0,
             fixed: [None; 32],
@@ -341,7 +344,23 @@ impl<'a> PlacedMemo<'a> {
 
     /// The fixed index of `stones` with `point` added, in `index`, for the side not to move.
     #[inline]
-    fn get(&mut self, index: &'a Index, stones: Bitboard, point: Point) -> Fixed<'a> {
+    fn placed(&mut self, index: &'a Index, stones: Bitboard, point: Point) -> Fixed<'a> {
+        self.get(stones, point, || index.with_them(stones.with(point)))
+    }
+
+    /// The fixed index of `stones` without `point`, in `index`, for the side to move.
+    #[inline]
+    fn removed(&mut self, index: &'a Index, stones: Bitboard, point: Point) -> Fixed<'a> {
+        self.get(stones, point, || index.with_us(stones.without(point)))
+    }
+
+    #[inline(always)]
+    fn get(
+        &mut self,
+        stones: Bitboard,
+        point: Point,
+        make: impl FnOnce() -> Fixed<'a>,
+    ) -> Fixed<'a> {
         if self.stones != stones.bits() {
             self.stones = stones.bits();
             self.known = 0;
@@ -349,7 +368,7 @@ impl<'a> PlacedMemo<'a> {
         let p = point as usize;
         if self.known & 1 << p == 0 {
             self.known |= 1 << p;
-            self.fixed[p] = Some(index.with_them(stones.with(point)));
+            self.fixed[p] = Some(make());
         }
         self.fixed[p].expect("known")
     }
@@ -363,8 +382,8 @@ struct Children<'b, 'a, 'l> {
     /// The quiet children's key, with the fixed index every quiet child shares if it has one.
     quiet: Option<(Target<'a>, Option<Fixed<'a>>)>,
     capture: Option<Target<'a>>,
-    placed: &'b mut PlacedMemo<'a>,
-    captured: &'b mut PlacedMemo<'a>,
+    placed: &'b mut PointMemo<'a>,
+    captured: &'b mut PointMemo<'a>,
     locator: &'b mut Locator<'l>,
     probes: &'b mut Vec<Located>,
 }
@@ -379,7 +398,7 @@ impl Sink for Children<'_, '_, '_> {
                 t.probe(self.locator.lookup, fixed.index(us.with(to)))
             }
             (None, Some((t, None))) => {
-                let fixed = self.placed.get(t.index, us, to);
+                let fixed = self.placed.placed(t.index, us, to);
                 t.probe(self.locator.lookup, fixed.index(them))
             }
             _ => self.locator.probe_move(self.pos, Move::new(from, to, None)),
@@ -392,10 +411,22 @@ impl Sink for Children<'_, '_, '_> {
         match (from, self.capture) {
             (None, Some(t)) => {
                 let (us, them) = (self.pos.us(), self.pos.them());
-                let fixed = self.captured.get(t.index, us, to);
-                for c in removable {
-                    let probe = t.probe(self.locator.lookup, fixed.index(them.without(c)));
-                    self.probes.push(probe);
+                let mover = us.with(to);
+                if t.index.classifies_us() {
+                    // The capture children's pattern side is the captured side: over a
+                    // pattern class of the walk its stones stay, so each capture's fixed
+                    // index is kept.
+                    for c in removable {
+                        let fixed = self.captured.removed(t.index, them, c);
+                        self.probes
+                            .push(t.probe(self.locator.lookup, fixed.index(mover)));
+                    }
+                } else {
+                    let fixed = self.captured.placed(t.index, us, to);
+                    for c in removable {
+                        let probe = t.probe(self.locator.lookup, fixed.index(them.without(c)));
+                        self.probes.push(probe);
+                    }
                 }
             }
             _ => {
@@ -415,8 +446,8 @@ impl<'a> Batch<'a> {
         Batch {
             positions: Vec::new(),
             probes: Vec::new(),
-            placed: PlacedMemo::new(),
-            captured: PlacedMemo::new(),
+            placed: PointMemo::new(),
+            captured: PointMemo::new(),
             quiet: LastFixed::default(),
         }
     }
