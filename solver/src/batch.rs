@@ -121,7 +121,7 @@ pub(crate) fn evaluate_range(
     mut f: impl FnMut(u64, &Position, Outcome),
 ) {
     let key = index.key();
-    let mut batch = Batch::new();
+    let mut batch = Batch::new(index, targets);
     let mut locator = Locator::new(rules, children);
     index.for_each_in(range, |i, us, them| {
         if index.is_hole(i) {
@@ -287,8 +287,9 @@ impl<'a> Locator<'a> {
 
 /// Positions whose children have been probed but not yet read.
 struct Batch<'a> {
-    /// Per position: its slot, the position, and where its probes end.
-    positions: Vec<(u64, Position, usize)>,
+    /// Per position: its slot, the position, the [`Outcome::order`] of its best move known
+    /// without a probe (`u64::MAX`: none), and where its probes end.
+    positions: Vec<(u64, Position, u64, usize)>,
     probes: Vec<Located>,
     /// Where the quiet children's key classifies the mover's stones (white to move): the
     /// fixed index of the mover's stones plus each point, kept while the mover's stones stay
@@ -304,6 +305,9 @@ struct Batch<'a> {
     /// (black to move): their fixed index, kept while they stay the same (over a pattern
     /// class of the walk).
     quiet: LastFixed<'a>,
+    /// Where the key classifies the other side (its stones stay over a pattern class of the
+    /// walk) and a capture target is known: the mills' best captures.
+    mills: Option<MillMemo>,
 }
 
 /// The fixed index of the side to move's stones in one key, kept while they stay the same.
@@ -374,6 +378,114 @@ impl<'a> PointMemo<'a> {
     }
 }
 
+/// The best capture of a placement that closes a mill, by the mover's stones after it, for
+/// one set of stones of the other side. A capture's child is the mover's stones with the
+/// point against the other side's stones less the stone taken: it does not depend on which
+/// point completed the mill. Where the walk keeps the other side's stones over a pattern
+/// class (they are the key's pattern side), each set of the mover's stones with a mill is
+/// met from about three positions (one per point of the mill): its captures are located and
+/// read once.
+struct MillMemo {
+    /// The other side's stones the entries hold for.
+    them: u32,
+    /// Entries whose generation is not this one are empty: a new set of the other side's
+    /// stones empties the memo without a sweep.
+    generation: u32,
+    entries: Box<[MillEntry]>,
+    /// The entries probed in the current batch: (entry, mover's stones, probes), resolved
+    /// to their best when the batch is read.
+    pending: Vec<(usize, u32, Range<usize>)>,
+}
+
+#[derive(Clone, Default)]
+struct MillEntry {
+    mover: u32,
+    generation: u32,
+    /// `u64::MAX` while probed in the current batch, else the best capture's order.
+    order: u64,
+    probes: Range<usize>,
+}
+
+/// What a [`MillMemo`] holds of a set of the mover's stones.
+enum Mill {
+    /// The [`Outcome::order`] of the best capture.
+    Known(u64),
+    /// Located in the current batch: these probes.
+    Probed(Range<usize>),
+    New,
+}
+
+impl MillMemo {
+    /// A power of two, enough for the sets of the mover's stones with a mill over a pattern
+    /// class of the other side (a few thousand), small enough for L2.
+    const ENTRIES: usize = 1 << 13;
+
+    fn new() -> MillMemo {
+        MillMemo {
+            them: u32::MAX,
+            generation: 0,
+            entries: vec![MillEntry::default(); Self::ENTRIES].into_boxed_slice(),
+            pending: Vec::new(),
+        }
+    }
+
+    /// Starts a position whose other side has `them`.
+    #[inline]
+    fn enter(&mut self, them: Bitboard) {
+        if self.them != them.bits() {
+            self.them = them.bits();
+            self.generation = self.generation.wrapping_add(1);
+            self.pending.clear();
+        }
+    }
+
+    #[inline]
+    fn slot(mover: Bitboard) -> usize {
+        (mover.bits().wrapping_mul(0x9e37_79b1) >> (32 - Self::ENTRIES.trailing_zeros())) as usize
+    }
+
+    #[inline]
+    fn get(&self, mover: Bitboard) -> Mill {
+        let e = &self.entries[Self::slot(mover)];
+        if e.generation != self.generation || e.mover != mover.bits() {
+            Mill::New
+        } else if e.order == u64::MAX {
+            Mill::Probed(e.probes.clone())
+        } else {
+            Mill::Known(e.order)
+        }
+    }
+
+    /// Records that the captures of `mover` were located as `probes` of the current batch.
+    #[inline]
+    fn probed(&mut self, mover: Bitboard, probes: Range<usize>) {
+        let at = Self::slot(mover);
+        self.entries[at] = MillEntry {
+            mover: mover.bits(),
+            generation: self.generation,
+            order: u64::MAX,
+            probes: probes.clone(),
+        };
+        self.pending.push((at, mover.bits(), probes));
+    }
+
+    /// Resolves the entries probed in the batch whose probes are `probes` (before they are
+    /// cleared): each to the best of its captures, by `order`.
+    fn resolve(&mut self, probes: &[Located], order: impl Fn(Located) -> u64) {
+        for (at, mover, range) in self.pending.drain(..) {
+            let e = &mut self.entries[at];
+            // An entry evicted since by another set in the same batch is left as it is.
+            if e.generation == self.generation && e.mover == mover && e.order == u64::MAX {
+                e.order = probes[range]
+                    .iter()
+                    .map(|&p| order(p))
+                    .min()
+                    .expect("a capture");
+            }
+        }
+    }
+}
+
 /// The children of one position as the generator groups them ([`for_each_group`]): a
 /// placement's child is located from the two sides' stones without building the position,
 /// and the captures of one mill share one fixed index.
@@ -384,6 +496,10 @@ struct Children<'b, 'a, 'l> {
     capture: Option<Target<'a>>,
     placed: &'b mut PointMemo<'a>,
     captured: &'b mut PointMemo<'a>,
+    /// Where the other side's stones stay over many positions: the mills' best captures.
+    mills: Option<&'b mut MillMemo>,
+    /// The best of the position's moves known without a probe (from `mills`).
+    known: &'b mut u64,
     locator: &'b mut Locator<'l>,
     probes: &'b mut Vec<Located>,
 }
@@ -412,6 +528,20 @@ impl Sink for Children<'_, '_, '_> {
             (None, Some(t)) => {
                 let (us, them) = (self.pos.us(), self.pos.them());
                 let mover = us.with(to);
+                let begin = self.probes.len();
+                if let Some(mills) = self.mills.as_deref_mut() {
+                    match mills.get(mover) {
+                        Mill::Known(order) => {
+                            *self.known = (*self.known).min(order);
+                            return;
+                        }
+                        Mill::Probed(range) => {
+                            self.probes.extend_from_within(range);
+                            return;
+                        }
+                        Mill::New => {}
+                    }
+                }
                 if t.index.classifies_us() {
                     // The capture children's pattern side is the captured side: over a
                     // pattern class of the walk its stones stay, so each capture's fixed
@@ -428,6 +558,9 @@ impl Sink for Children<'_, '_, '_> {
                         self.probes.push(probe);
                     }
                 }
+                if let Some(mills) = self.mills.as_deref_mut() {
+                    mills.probed(mover, begin..self.probes.len());
+                }
             }
             _ => {
                 for c in removable {
@@ -442,13 +575,15 @@ impl Sink for Children<'_, '_, '_> {
 }
 
 impl<'a> Batch<'a> {
-    fn new() -> Batch<'a> {
+    fn new(index: &Index, targets: &Targets) -> Batch<'a> {
+        let mills = !index.classifies_us() && targets.capture.is_some();
         Batch {
             positions: Vec::new(),
             probes: Vec::new(),
             placed: PointMemo::new(),
             captured: PointMemo::new(),
             quiet: LastFixed::default(),
+            mills: mills.then(MillMemo::new),
         }
     }
 
@@ -471,17 +606,23 @@ impl<'a> Batch<'a> {
             let fixed = t.index.classifies_us();
             (t, fixed.then(|| self.quiet.get(t.index, pos.them())))
         });
+        let mut known = u64::MAX;
+        if let Some(mills) = &mut self.mills {
+            mills.enter(pos.them());
+        }
         let mut children = Children {
             pos: &pos,
             quiet,
             capture: targets.capture,
             placed: &mut self.placed,
             captured: &mut self.captured,
+            mills: self.mills.as_mut(),
+            known: &mut known,
             locator,
             probes: &mut self.probes,
         };
         for_each_group(&pos, rules, &mut children);
-        self.positions.push((slot, pos, self.probes.len()));
+        self.positions.push((slot, pos, known, self.probes.len()));
     }
 
     /// Reads the probes and calls `f(slot, position, outcome)` for every position, by the
@@ -494,14 +635,19 @@ impl<'a> Batch<'a> {
         met: &Met,
         mut f: impl FnMut(u64, &Position, Outcome),
     ) {
+        let order = |p: Located| targets.order_after(p, children, met);
+        if let Some(mills) = &mut self.mills {
+            mills.resolve(&self.probes, order);
+        }
         let mut begin = 0;
-        for &(slot, pos, end) in &self.positions {
+        for &(slot, pos, known, end) in &self.positions {
             let probes = &self.probes[begin..end];
-            let outcome = match probes
-                .iter()
-                .map(|&p| targets.order_after(p, children, met))
-                .min()
-            {
+            let best = probes.iter().map(|&p| order(p)).min();
+            let best = match known {
+                u64::MAX => best,
+                known => Some(best.map_or(known, |b| b.min(known))),
+            };
+            let outcome = match best {
                 Some(best) => Outcome::from_order(best),
                 // No move: the game's own rule for a blocked player.
                 None => evaluate(rules, &pos, &[]),
