@@ -203,6 +203,25 @@ impl Index {
         at.class as u64 * self.per_class + rank_in::<FREE>(x) as u64
     }
 
+    /// [`Fixed::for_each_added`] where the fixed side is the pattern side of an asymmetric
+    /// class.
+    #[inline(always)]
+    fn each_added<const BOARD: usize, const FREE: usize>(
+        &self,
+        at: &PatternAt,
+        q: u32,
+        added: Bitboard,
+        mut f: impl FnMut(u64),
+    ) {
+        let syms = &self.tables.syms;
+        let mapped = syms.apply_in::<BOARD>(at.sym, q);
+        let base = at.class as u64 * self.per_class;
+        for p in added {
+            let x = pext(mapped | syms.apply_point(at.sym, p), at.free);
+            f(base + rank_in::<FREE>(x) as u64);
+        }
+    }
+
     /// True when the side to move is the pattern side, the one whose fixed index
     /// ([`Index::with_us`]) is the cheap one; else [`Index::with_them`] is.
     #[inline]
@@ -492,6 +511,29 @@ impl Fixed<'_> {
                 Shape::Board3Free3 => ix.locate::<3, 3>(other.bits(), q),
                 Shape::Any => ix.locate::<4, 4>(other.bits(), q),
             },
+        }
+    }
+
+    /// The slots of the positions made of the fixed stones and `other` with one point of
+    /// `added` more, passed to `f` in the order of the points. Where the fixed side is the
+    /// pattern side of an asymmetric class, `other` is mapped once and each point by one
+    /// load, not the whole set once per point: the quiet placements of a position of the
+    /// placement pass all add one point to the same stones.
+    #[inline(always)]
+    pub fn for_each_added(&self, other: Bitboard, added: Bitboard, mut f: impl FnMut(u64)) {
+        let ix = self.index;
+        match (self.side, ix.shape) {
+            (FixedSide::Pattern(at), Shape::Board3Free2) if !at.symmetric => {
+                ix.each_added::<3, 2>(&at, other.bits(), added, f)
+            }
+            (FixedSide::Pattern(at), Shape::Board3Free3) if !at.symmetric => {
+                ix.each_added::<3, 3>(&at, other.bits(), added, f)
+            }
+            _ => {
+                for p in added {
+                    f(self.index(other.with(p)))
+                }
+            }
         }
     }
 }

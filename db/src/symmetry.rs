@@ -15,6 +15,9 @@ use crate::key::Key;
 pub struct Symmetries {
     /// `bytes[s][j][b]`: the image under symmetry `s` of byte value `b` at byte position `j`.
     bytes: Vec<[[u32; 256]; 4]>,
+    /// `points[s][p]`: the image of point `p` alone, one load where a byte table takes one
+    /// per byte of the board.
+    points: Vec<[u32; 32]>,
     perms: Vec<Permutation>,
     /// Bit `s` set when symmetry `s` is not the identity; the index never needs to try those.
     non_identity: u32,
@@ -44,8 +47,13 @@ impl Symmetries {
                 }
             }
         }
+        let points = bytes
+            .iter()
+            .map(|t| core::array::from_fn(|p| t[p / 8][1 << (p % 8)]))
+            .collect();
         Symmetries {
             bytes,
+            points,
             perms,
             non_identity,
         }
@@ -82,6 +90,12 @@ impl Symmetries {
             j += 1;
         }
         out
+    }
+
+    /// The image of point `p` (below 32) under symmetry `s`, as a set.
+    #[inline(always)]
+    pub fn apply_point(&self, s: usize, p: u8) -> u32 {
+        self.points[s][p as usize]
     }
 
     /// The number of the identity (0 on the engine's boards, which list it first).

@@ -70,6 +70,30 @@ fn check_key(board: &'static Board, key: Key) {
             );
         }
         hit[i as usize] = true;
+        // A fixed side with each empty point added to the other side in turn.
+        if positions % 7 == 0 {
+            for (fixed, other, swap) in [
+                (ix.with_us(us), them, false),
+                (ix.with_them(them), us, true),
+            ] {
+                let Some(low) = other.into_iter().next() else {
+                    continue;
+                };
+                let other = other.without(low);
+                let added = board.all() - us - them;
+                let added = added.with(low);
+                let mut slots = Vec::new();
+                fixed.for_each_added(other, added, |s| slots.push(s));
+                let expected: Vec<u64> = added
+                    .into_iter()
+                    .map(|p| match swap {
+                        false => ix.index(us, other.with(p)),
+                        true => ix.index(other.with(p), them),
+                    })
+                    .collect();
+                assert_eq!(slots, expected, "{key}: for_each_added of {us:?} {them:?}");
+            }
+        }
     });
     assert_eq!(positions, morris_db::symmetry::positions(board, key));
     let slots_hit = hit.iter().filter(|&&h| h).count() as u64;

@@ -505,6 +505,27 @@ struct Children<'b, 'a, 'l> {
 }
 
 impl Sink for Children<'_, '_, '_> {
+    const BULK: bool = true;
+
+    /// Where every quiet child shares one fixed index, the mover's stones are mapped once for
+    /// all of them ([`Fixed::for_each_added`]).
+    #[inline(always)]
+    fn plains(&mut self, from: Option<Point>, tos: Bitboard) {
+        match (from, &self.quiet) {
+            (None, Some((t, Some(fixed)))) => {
+                let (lookup, probes) = (self.locator.lookup, &mut *self.probes);
+                fixed.for_each_added(self.pos.us(), tos, |slot| {
+                    probes.push(t.probe(lookup, slot))
+                });
+            }
+            _ => {
+                for to in tos {
+                    self.plain(from, to);
+                }
+            }
+        }
+    }
+
     #[inline(always)]
     fn plain(&mut self, from: Option<Point>, to: Point) {
         let (us, them) = (self.pos.us(), self.pos.them());
