@@ -71,7 +71,7 @@ fn check_key(board: &'static Board, key: Key) {
         }
         hit[i as usize] = true;
         // A fixed side with each empty point added to the other side in turn.
-        if positions % 7 == 0 {
+        if positions.is_multiple_of(7) {
             for (fixed, other, swap) in [
                 (ix.with_us(us), them, false),
                 (ix.with_them(them), us, true),
