@@ -298,7 +298,7 @@ struct Batch<'a> {
     placed: PointMemo<'a>,
     /// The same for the capture children's key: where it classifies the mover's stones, each
     /// mill's fixed index is made once over a pattern class of the mover; where it classifies
-    /// the captured side's stones (when they are at least as many as the mover's after the capture), each
+    /// the captured side's stones (at least as many as the mover's after the capture), each
     /// capture's fixed index is made once over a pattern class of that side.
     captured: PointMemo<'a>,
     /// Where the quiet children's key classifies the stones of the side not to move here
@@ -392,9 +392,8 @@ struct MillMemo {
     /// stones empties the memo without a sweep.
     generation: u32,
     entries: Box<[MillEntry]>,
-    /// The entries probed in the current batch: (entry, mover's stones, probes), resolved
-    /// to their best when the batch is read.
-    pending: Vec<(usize, u32, Range<usize>)>,
+    /// The entries probed in the current batch, resolved to their best when it is read.
+    pending: Vec<usize>,
 }
 
 #[derive(Clone, Default)]
@@ -464,19 +463,20 @@ impl MillMemo {
             mover: mover.bits(),
             generation: self.generation,
             order: u64::MAX,
-            probes: probes.clone(),
+            probes,
         };
-        self.pending.push((at, mover.bits(), probes));
+        self.pending.push(at);
     }
 
     /// Resolves the entries probed in the batch whose probes are `probes` (before they are
     /// cleared): each to the best of its captures, by `order`.
     fn resolve(&mut self, probes: &[Located], order: impl Fn(Located) -> u64) {
-        for (at, mover, range) in self.pending.drain(..) {
+        for at in self.pending.drain(..) {
             let e = &mut self.entries[at];
-            // An entry evicted since by another set in the same batch is left as it is.
-            if e.generation == self.generation && e.mover == mover && e.order == u64::MAX {
-                e.order = probes[range]
+            // Every entry of this generation still probed was probed in this batch (an
+            // evicted one's successor is pending too; a second visit finds it resolved).
+            if e.generation == self.generation && e.order == u64::MAX {
+                e.order = probes[e.probes.clone()]
                     .iter()
                     .map(|&p| order(p))
                     .min()
@@ -663,11 +663,8 @@ impl<'a> Batch<'a> {
         let mut begin = 0;
         for &(slot, pos, known, end) in &self.positions {
             let probes = &self.probes[begin..end];
-            let best = probes.iter().map(|&p| order(p)).min();
-            let best = match known {
-                u64::MAX => best,
-                known => Some(best.map_or(known, |b| b.min(known))),
-            };
+            let known = (known != u64::MAX).then_some(known);
+            let best = probes.iter().map(|&p| order(p)).chain(known).min();
             let outcome = match best {
                 Some(best) => Outcome::from_order(best),
                 // No move: the game's own rule for a blocked player.
