@@ -195,7 +195,13 @@ impl Index {
     /// The slot of the other side `q` with the pattern `at`.
     #[inline(always)]
     fn place_in<const BOARD: usize, const FREE: usize>(&self, at: &PatternAt, q: u32) -> u64 {
-        let q = self.tables.syms.apply_in::<BOARD>(at.sym, q);
+        self.place_mapped::<FREE>(at, self.tables.syms.apply_in::<BOARD>(at.sym, q))
+    }
+
+    /// The slot of the other side `q` with the pattern `at`, `q` already mapped by the
+    /// pattern's symmetry.
+    #[inline(always)]
+    fn place_mapped<const FREE: usize>(&self, at: &PatternAt, q: u32) -> u64 {
         let mut x = pext(q, at.free);
         if at.symmetric {
             x = self.least_image(at.class, q, at.free, x);
@@ -203,8 +209,7 @@ impl Index {
         at.class as u64 * self.per_class + rank_in::<FREE>(x) as u64
     }
 
-    /// [`Fixed::for_each_added`] where the fixed side is the pattern side of an asymmetric
-    /// class.
+    /// [`Fixed::for_each_added`] where the fixed side is the pattern side.
     #[inline(always)]
     fn each_added<const BOARD: usize, const FREE: usize>(
         &self,
@@ -215,10 +220,8 @@ impl Index {
     ) {
         let syms = &self.tables.syms;
         let mapped = syms.apply_in::<BOARD>(at.sym, q);
-        let base = at.class as u64 * self.per_class;
         for p in added {
-            let x = pext(mapped | syms.apply_point(at.sym, p), at.free);
-            f(base + rank_in::<FREE>(x) as u64);
+            f(self.place_mapped::<FREE>(at, mapped | syms.apply_point(at.sym, p)));
         }
     }
 
@@ -516,20 +519,21 @@ impl Fixed<'_> {
 
     /// The slots of the positions made of the fixed stones and `other` with one point of
     /// `added` more, passed to `f` in the order of the points. Where the fixed side is the
-    /// pattern side of an asymmetric class, `other` is mapped once and each point by one
-    /// load, not the whole set once per point: the quiet placements of a position of the
-    /// placement pass all add one point to the same stones.
+    /// pattern side, `other` is mapped once and each point by one load, not the whole set
+    /// once per point: the quiet placements of a position of the placement pass all add one
+    /// point to the same stones.
     #[inline(always)]
     pub fn for_each_added(&self, other: Bitboard, added: Bitboard, mut f: impl FnMut(u64)) {
         let ix = self.index;
-        match (self.side, ix.shape) {
-            (FixedSide::Pattern(at), Shape::Board3Free2) if !at.symmetric => {
-                ix.each_added::<3, 2>(&at, other.bits(), added, f)
-            }
-            (FixedSide::Pattern(at), Shape::Board3Free3) if !at.symmetric => {
-                ix.each_added::<3, 3>(&at, other.bits(), added, f)
-            }
-            _ => {
+        let q = other.bits();
+        match self.side {
+            FixedSide::Pattern(at) => match ix.shape {
+                Shape::Board2Free2 => ix.each_added::<2, 2>(&at, q, added, f),
+                Shape::Board3Free2 => ix.each_added::<3, 2>(&at, q, added, f),
+                Shape::Board3Free3 => ix.each_added::<3, 3>(&at, q, added, f),
+                Shape::Any => ix.each_added::<4, 4>(&at, q, added, f),
+            },
+            FixedSide::Ranked(_) => {
                 for p in added {
                     f(self.index(other.with(p)))
                 }

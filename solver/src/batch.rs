@@ -138,47 +138,50 @@ pub(crate) fn evaluate_range(
 
 /// The child keys a [`Locator`] met, with their indexes and the distance bytes the lookup lends
 /// of them ([`Lookup::entries_of`]): children lie in one to three keys, so a short list
-/// searched in order.
+/// searched in order (the targets apart from the memos, so that a search reads one line).
 #[derive(Default)]
 struct Met<'a> {
-    sites: Vec<Site<'a>>,
+    targets: Vec<Target<'a>>,
+    memos: Vec<Memos<'a>>,
 }
 
-/// A key a [`Locator`] met, with the fixed indexes of it that placements reuse.
-struct Site<'a> {
-    target: Target<'a>,
+/// The fixed indexes of a key a [`Locator`] met that its children reuse.
+#[derive(Default)]
+struct Memos<'a> {
     /// Where the key classifies the side to move: the last stones fixed (a position's quiet
     /// children all leave the side that did not place as it was).
     us: LastFixed<'a>,
-    /// Where it classifies the other side: the stones before a placement plus each point.
+    /// Where it classifies the other side: the mover's stones before a placement plus each
+    /// point.
     placed: PointMemo<'a>,
+    /// Where it classifies the side to move and the children are captures: the captured
+    /// side's stones less each stone.
+    removed: PointMemo<'a>,
 }
 
 impl<'a> Met<'a> {
-    /// The site of `key`, met now if not before; `None` where `lookup` has no index of it.
+    /// The target of `key` and its memos, met now if not before; `None` where `lookup` has
+    /// no index of it.
     #[inline(always)]
-    fn site(&mut self, lookup: &'a dyn Lookup, key: Key) -> Option<&mut Site<'a>> {
-        let at = match self.sites.iter().position(|s| s.target.key == key) {
+    fn site(&mut self, lookup: &'a dyn Lookup, key: Key) -> Option<(Target<'a>, &mut Memos<'a>)> {
+        let at = match self.targets.iter().position(|t| t.key == key) {
             Some(at) => at,
             None => {
-                self.sites.push(Site {
-                    target: Target::of(lookup, key)?,
-                    us: LastFixed::default(),
-                    placed: PointMemo::new(),
-                });
-                self.sites.len() - 1
+                self.targets.push(Target::of(lookup, key)?);
+                self.memos.push(Memos::default());
+                self.targets.len() - 1
             }
         };
-        Some(&mut self.sites[at])
+        Some((self.targets[at], &mut self.memos[at]))
     }
 
     /// The bytes lent of the key at [`key_slot`] `slot`.
     #[inline]
     fn get(&self, slot: usize) -> Option<&'a [u8]> {
-        self.sites
+        self.targets
             .iter()
-            .find(|s| s.target.slot == slot)
-            .and_then(|s| s.target.entries)
+            .find(|t| t.slot == slot)
+            .and_then(|t| t.entries)
     }
 }
 
@@ -186,102 +189,144 @@ impl<'a> Met<'a> {
 /// ([`Index::with_us`], [`Index::with_them`]), keeping the fixed indexes it built: children
 /// mostly share those stones with other children, so the pattern side's work (its symmetry
 /// and class, half of a full index) is done once for many children instead of once for each.
-/// Every quiet child of a moving-phase position has the stones of the side that did not move;
-/// the captures of one mill share the mover's stones; over the positions of one pattern
-/// class, the quiet placements add one of a few points to the same stones. Placements are kept
-/// by those stones and the point ([`Locator::probe_placed`]), other moves by a hash.
+/// Every quiet child of a position has the stones of the side that did not move; the
+/// captures of one mill share the mover's stones; over the positions of one pattern class,
+/// the quiet placements add one of a few points to the same stones and the captures take one
+/// of a few stones from the same ones. Those are kept by stones and point in the child key's
+/// [`Memos`], other stones by a hash.
 ///
-/// Verification locates every child here: the child's key is taken from the child itself, not
-/// from the key graph, and the side fixed is that key's pattern side, so that the shortcuts of
-/// [`Targets`] are checked by it, not shared.
+/// Verification locates every child here, a group of moves at a time (the generator's
+/// groups: the plain moves of one stone, the captures of one mill). The key of a group's
+/// children is taken from its first child, built by the engine's `play`, not from the key
+/// graph (every child of a group has the same stones in number and in hand), and the side
+/// fixed is that key's pattern side, so that the shortcuts of [`Targets`] are checked by it,
+/// not shared.
 struct Locator<'a> {
     rules: &'a Rules,
     lookup: &'a dyn Lookup,
     /// The keys asked for.
     met: Met<'a>,
-    /// Fixed indexes by a hash of their stones: the key, the stones, the index.
-    memo: Box<[Option<(Key, u32, Fixed<'a>)>; Locator::MEMO]>,
+    /// Fixed indexes by a hash of their stones.
+    memo: HashedFixed<'a>,
+}
+
+/// Fixed indexes by a hash of their stones: the key, the stones, the index.
+struct HashedFixed<'a>(Box<[Option<(Key, u32, Fixed<'a>)>; HashedFixed::ENTRIES]>);
+
+impl<'a> HashedFixed<'a> {
+    /// Enough entries for the mover's stone sets that the moves of one pattern class of the
+    /// walk lead to (a power of two: the hash keeps its top bits).
+    const ENTRIES: usize = 64;
+
+    /// The index of `index` with `stones` fixed for the side not to move.
+    #[inline]
+    fn with_them(&mut self, index: &'a Index, stones: Bitboard) -> Fixed<'a> {
+        let (key, bits) = (index.key(), stones.bits());
+        let at = (bits.wrapping_mul(0x9e37_79b1) >> (32 - Self::ENTRIES.trailing_zeros())) as usize;
+        match self.0[at] {
+            Some((k, b, fixed)) if k == key && b == bits => fixed,
+            _ => {
+                let fixed = index.with_them(stones);
+                self.0[at] = Some((key, bits, fixed));
+                fixed
+            }
+        }
+    }
 }
 
 impl<'a> Locator<'a> {
-    /// Enough entries for the twenty-odd pattern-side stone sets that the quiet placements of
-    /// one pattern class lead to (a power of two: the hash keeps its top bits).
-    const MEMO: usize = 64;
-
     fn new(rules: &'a Rules, lookup: &'a dyn Lookup) -> Locator<'a> {
         Locator {
             rules,
             lookup,
             met: Met::default(),
-            memo: Box::new([None; Locator::MEMO]),
+            memo: HashedFixed(Box::new([None; HashedFixed::ENTRIES])),
         }
     }
 
-    /// Locates `child`'s stored value and starts its load.
-    #[inline]
-    fn probe(&mut self, child: &Position) -> Located {
-        if lost_already(child, self.rules) {
-            return self.lookup.probe(child);
+    /// The site of the children of a group of moves, from its first child; `None` where the
+    /// lookup has no index of their key or they are lost already.
+    #[inline(always)]
+    fn site_of(&mut self, first: &Position) -> Option<(Target<'a>, &mut Memos<'a>)> {
+        if lost_already(first, self.rules) {
+            return None;
         }
-        let key = key_of(child);
-        let Some(site) = self.met.site(self.lookup, key) else {
-            return self.lookup.probe(child);
+        self.met.site(self.lookup, key_of(first))
+    }
+
+    /// Locates the children of the plain moves from `from` (`None`: the hand) to each of
+    /// `tos` and starts their loads, in the order of `tos`.
+    #[inline(always)]
+    fn probe_plains(
+        &mut self,
+        pos: &Position,
+        from: Option<Point>,
+        tos: Bitboard,
+        probes: &mut Vec<Located>,
+    ) {
+        let Some(first) = tos.first() else { return };
+        let lookup = self.lookup;
+        let child = |to| pos.play(Move::new(from, to, None));
+        let Some((t, site)) = self.site_of(&child(first)) else {
+            probes.extend(tos.into_iter().map(|to| lookup.probe(&child(to))));
+            return;
         };
-        let target = site.target;
-        let index = target.index;
-        let us_fixed = index.classifies_us();
-        let (stones, other) = if us_fixed {
-            (child.us(), child.them())
-        } else {
-            (child.them(), child.us())
-        };
-        let bits = stones.bits();
-        let at = (bits.wrapping_mul(0x9e37_79b1) >> (32 - Locator::MEMO.trailing_zeros())) as usize;
-        let fixed = match self.memo[at] {
-            Some((k, b, fixed)) if k == key && b == bits => fixed,
-            _ => {
-                let fixed = if us_fixed {
-                    index.with_us(stones)
-                } else {
-                    index.with_them(stones)
-                };
-                self.memo[at] = Some((key, bits, fixed));
-                fixed
+        // The child's side to move is `them`; the mover's stones are `rest` and the point.
+        let (them, rest) = (pos.them(), from.map_or(pos.us(), |f| pos.us().without(f)));
+        if t.index.classifies_us() {
+            let fixed = site.us.get(t.index, them);
+            fixed.for_each_added(rest, tos, |slot| probes.push(t.probe(lookup, slot)));
+        } else if from.is_none() {
+            for to in tos {
+                let fixed = site.placed.placed(t.index, rest, to);
+                probes.push(t.probe(lookup, fixed.index(them)));
             }
-        };
-        target.probe(self.lookup, fixed.index(other))
-    }
-
-    /// Locates the child that `m` leads to from `pos` (placements through
-    /// [`Locator::probe_placed`]).
-    #[inline(always)]
-    fn probe_move(&mut self, pos: &Position, m: Move) -> Located {
-        let child = pos.play(m);
-        match m.from() {
-            None => self.probe_placed(&child, m.to()),
-            Some(_) => self.probe(&child),
-        }
-    }
-
-    /// [`Locator::probe`] for a child made by placing a stone on `to`: the fixed index of
-    /// the child's pattern side is kept as the pass needs it (the stones that did not move,
-    /// or the mover's stones before the placement plus `to`), not hashed.
-    #[inline(always)]
-    fn probe_placed(&mut self, child: &Position, to: Point) -> Located {
-        if lost_already(child, self.rules) {
-            return self.lookup.probe(child);
-        }
-        let Some(site) = self.met.site(self.lookup, key_of(child)) else {
-            return self.lookup.probe(child);
-        };
-        let index = site.target.index;
-        let slot = if index.classifies_us() {
-            site.us.get(index, child.us()).index(child.them())
         } else {
-            let placed = site.placed.placed(index, child.them().without(to), to);
-            placed.index(child.us())
+            for to in tos {
+                let fixed = self.memo.with_them(t.index, rest.with(to));
+                probes.push(t.probe(lookup, fixed.index(them)));
+            }
+        }
+    }
+
+    /// Locates the children of the move from `from` to `to` with each capture of `removable`
+    /// and starts their loads, in the order of `removable`.
+    #[inline(always)]
+    fn probe_captures(
+        &mut self,
+        pos: &Position,
+        from: Option<Point>,
+        to: Point,
+        removable: Bitboard,
+        probes: &mut Vec<Located>,
+    ) {
+        let Some(first) = removable.first() else {
+            return;
         };
-        site.target.probe(self.lookup, slot)
+        let lookup = self.lookup;
+        let child = |c| pos.play(Move::new(from, to, Some(c)));
+        let Some((t, site)) = self.site_of(&child(first)) else {
+            probes.extend(removable.into_iter().map(|c| lookup.probe(&child(c))));
+            return;
+        };
+        let them = pos.them();
+        let rest = from.map_or(pos.us(), |f| pos.us().without(f));
+        let mover = rest.with(to);
+        if t.index.classifies_us() {
+            // The child's pattern side is the captured side, less one stone.
+            for c in removable {
+                let fixed = site.removed.removed(t.index, them, c);
+                probes.push(t.probe(lookup, fixed.index(mover)));
+            }
+        } else {
+            let fixed = match from {
+                None => site.placed.placed(t.index, rest, to),
+                Some(_) => self.memo.with_them(t.index, mover),
+            };
+            for c in removable {
+                probes.push(t.probe(lookup, fixed.index(them.without(c))));
+            }
+        }
     }
 }
 
@@ -337,15 +382,17 @@ struct PointMemo<'a> {
     fixed: [Option<Fixed<'a>>; 32],
 }
 
-impl<'a> PointMemo<'a> {
-    fn new() -> PointMemo<'a> {
+impl Default for PointMemo<'_> {
+    fn default() -> Self {
         PointMemo {
             stones: u32::MAX,
             known: 0,
             fixed: [None; 32],
         }
     }
+}
 
+impl<'a> PointMemo<'a> {
     /// The fixed index of `stones` with `point` added, in `index`, for the side not to move.
     #[inline]
     fn placed(&mut self, index: &'a Index, stones: Bitboard, point: Point) -> Fixed<'a> {
@@ -518,11 +565,12 @@ impl Sink for Children<'_, '_, '_> {
                     probes.push(t.probe(lookup, slot))
                 });
             }
-            _ => {
+            (None, Some(_)) => {
                 for to in tos {
                     self.plain(from, to);
                 }
             }
+            _ => self.locator.probe_plains(self.pos, from, tos, self.probes),
         }
     }
 
@@ -538,7 +586,10 @@ impl Sink for Children<'_, '_, '_> {
                 let fixed = self.placed.placed(t.index, us, to);
                 t.probe(self.locator.lookup, fixed.index(them))
             }
-            _ => self.locator.probe_move(self.pos, Move::new(from, to, None)),
+            _ => {
+                let tos = Bitboard::from_point(to);
+                return self.locator.probe_plains(self.pos, from, tos, self.probes);
+            }
         };
         self.probes.push(probe);
     }
@@ -583,14 +634,9 @@ impl Sink for Children<'_, '_, '_> {
                     mills.probed(mover, begin..self.probes.len());
                 }
             }
-            _ => {
-                for c in removable {
-                    let probe = self
-                        .locator
-                        .probe_move(self.pos, Move::new(from, to, Some(c)));
-                    self.probes.push(probe);
-                }
-            }
+            _ => self
+                .locator
+                .probe_captures(self.pos, from, to, removable, self.probes),
         }
     }
 }
@@ -601,8 +647,8 @@ impl<'a> Batch<'a> {
         Batch {
             positions: Vec::new(),
             probes: Vec::new(),
-            placed: PointMemo::new(),
-            captured: PointMemo::new(),
+            placed: PointMemo::default(),
+            captured: PointMemo::default(),
             quiet: LastFixed::default(),
             mills: mills.then(MillMemo::new),
         }
