@@ -14,13 +14,10 @@ use morris_db::{Fixed, Index, Key};
 use morris_engine::movegen::{for_each_group, Sink};
 use morris_engine::{Bitboard, Color, Move, Point, Position, Rules};
 
-/// The keys a placement key's placements lead into ([`children`]), with their indexes where the
-/// children have them. Empty (every child through the full index) for verification, which must
-/// not share the shortcuts of the pass it checks.
-///
-/// Most children are found by an index with one side fixed, several times cheaper than a full
-/// one: without capture the side that did not move is to move in every child of a position;
-/// with a capture the mover's stones are the same whichever stone it takes.
+/// The keys a placement key's placements lead into, as the key graph names them ([`children`]),
+/// with their indexes where the lookup has them: the placement pass's shortcut, which saves
+/// taking each group of children's key from a child. Empty for verification, which must not
+/// share the shortcuts of the pass it checks: its [`Locator`] takes every key from a child.
 #[derive(Default)]
 pub(crate) struct Targets<'a> {
     quiet: Option<Target<'a>>,
@@ -87,27 +84,6 @@ impl<'a> Targets<'a> {
             capture: target(Via::PlaceCapture),
         }
     }
-
-    /// The [`Outcome::order`] of the mover's outcome after the move whose child `probe`
-    /// located: from the child's distance byte where a target or a key the locator met
-    /// lends its bytes, else through the lookup.
-    #[inline]
-    fn order_after(&self, probe: Located, children: &dyn Lookup, met: &Met) -> u64 {
-        if let Ok((key, slot)) = probe.located() {
-            let entries = match (&self.quiet, &self.capture) {
-                (Some(t), _) if t.slot == key => t.entries,
-                (_, Some(t)) if t.slot == key => t.entries,
-                _ => met.get(key),
-            };
-            if let Some(entries) = entries {
-                let order = AFTER[entries[slot as usize] as usize];
-                if order != u64::MAX {
-                    return order;
-                }
-            }
-        }
-        children.read(probe).after_move().order()
-    }
 }
 
 /// Evaluates every position of `range` of `index` (holes skipped) by the minimax rule over its
@@ -121,91 +97,107 @@ pub(crate) fn evaluate_range(
     mut f: impl FnMut(u64, &Position, Outcome),
 ) {
     let key = index.key();
-    let mut batch = Batch::new(index, targets);
-    let mut locator = Locator::new(rules, children);
+    let mut locator = Locator::new(rules, children, targets);
+    let mut batch = Batch::new(index, &locator);
     index.for_each_in(range, |i, us, them| {
         if index.is_hole(i) {
             return;
         }
         let pos = Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
-        batch.push(i, pos, targets, &mut locator);
+        batch.push(i, pos, &mut locator);
         if batch.is_full() {
-            batch.evaluate(rules, children, targets, &locator.met, &mut f);
+            batch.evaluate(rules, children, &locator.met, &mut f);
         }
     });
-    batch.evaluate(rules, children, targets, &locator.met, &mut f);
+    batch.evaluate(rules, children, &locator.met, &mut f);
 }
 
-/// The child keys a [`Locator`] met, with their indexes and the distance bytes the lookup lends
-/// of them ([`Lookup::entries_of`]): children lie in one to three keys, so a short list
-/// searched in order (the targets apart from the memos, so that a search reads one line).
+/// The child keys a [`Locator`] met or was given, with their indexes and the distance bytes
+/// the lookup lends of them ([`Lookup::entries_of`]): children lie in one to three keys, so a
+/// short list searched in order (the targets apart from the memos, so that a search reads one
+/// line).
 #[derive(Default)]
 struct Met<'a> {
     targets: Vec<Target<'a>>,
     memos: Vec<Memos<'a>>,
 }
 
-/// The fixed indexes of a key a [`Locator`] met that its children reuse.
+/// The fixed indexes of a key that its children reuse.
 #[derive(Default)]
 struct Memos<'a> {
-    /// Where the key classifies the side to move: the last stones fixed (a position's quiet
-    /// children all leave the side that did not place as it was).
+    /// Where the key classifies the side to move: the last stones fixed (every quiet child of
+    /// a position leaves the side that did not move as it was).
     us: LastFixed<'a>,
     /// Where it classifies the other side: the mover's stones before a placement plus each
-    /// point.
+    /// point (over a pattern class of the walk the mover's stones stay).
     placed: PointMemo<'a>,
     /// Where it classifies the side to move and the children are captures: the captured
-    /// side's stones less each stone.
+    /// side's stones less each stone (over a pattern class of the walk they stay).
     removed: PointMemo<'a>,
 }
 
 impl<'a> Met<'a> {
-    /// The target of `key` and its memos, met now if not before; `None` where `lookup` has
-    /// no index of it.
-    #[inline(always)]
-    fn site(&mut self, lookup: &'a dyn Lookup, key: Key) -> Option<(Target<'a>, &mut Memos<'a>)> {
-        let at = match self.targets.iter().position(|t| t.key == key) {
-            Some(at) => at,
-            None => {
-                self.targets.push(Target::of(lookup, key)?);
-                self.memos.push(Memos::default());
-                self.targets.len() - 1
-            }
-        };
-        Some((self.targets[at], &mut self.memos[at]))
+    /// Adds `target`; its number in the list.
+    fn add(&mut self, target: Target<'a>) -> usize {
+        self.targets.push(target);
+        self.memos.push(Memos::default());
+        self.targets.len() - 1
     }
 
-    /// The bytes lent of the key at [`key_slot`] `slot`.
+    /// The number of `key` in the list, met now if not before; `None` where `lookup` has no
+    /// index of it.
+    #[inline(always)]
+    fn site(&mut self, lookup: &'a dyn Lookup, key: Key) -> Option<usize> {
+        match self.targets.iter().position(|t| t.key == key) {
+            Some(at) => Some(at),
+            None => Some(self.add(Target::of(lookup, key)?)),
+        }
+    }
+
+    /// The [`Outcome::order`] of the mover's outcome after the move whose child `probe`
+    /// located: from the child's distance byte where its key lends its bytes, else through
+    /// the lookup.
     #[inline]
-    fn get(&self, slot: usize) -> Option<&'a [u8]> {
-        self.targets
-            .iter()
-            .find(|t| t.slot == slot)
-            .and_then(|t| t.entries)
+    fn order_after(&self, probe: Located, children: &dyn Lookup) -> u64 {
+        if let Ok((key, slot)) = probe.located() {
+            let entries = self.targets.iter().find(|t| t.slot == key);
+            if let Some(entries) = entries.and_then(|t| t.entries) {
+                let order = AFTER[entries[slot as usize] as usize];
+                if order != u64::MAX {
+                    return order;
+                }
+            }
+        }
+        children.read(probe).after_move().order()
     }
 }
 
 /// Finds children's slots through their key's index with the child's pattern side fixed
-/// ([`Index::with_us`], [`Index::with_them`]), keeping the fixed indexes it built: children
-/// mostly share those stones with other children, so the pattern side's work (its symmetry
-/// and class, half of a full index) is done once for many children instead of once for each.
-/// Every quiet child of a position has the stones of the side that did not move; the
-/// captures of one mill share the mover's stones; over the positions of one pattern class,
-/// the quiet placements add one of a few points to the same stones and the captures take one
-/// of a few stones from the same ones. Those are kept by stones and point in the child key's
+/// ([`Index::with_us`], [`Index::with_them`]), a group of moves at a time (the generator's
+/// groups: the plain moves of one stone or from the hand, the captures of one mill). It keeps
+/// the fixed indexes it built: children mostly share those stones with other children, so
+/// the pattern side's work (its symmetry and class, half of a full index) is done once for
+/// many children instead of once for each. Every quiet child of a position has the stones of
+/// the side that did not move (and where they are the pattern side, the mover's stones are
+/// mapped once for the whole group: [`Fixed::for_each_added`]); the captures of one mill share
+/// the mover's stones; over the positions of one pattern class of the walk, the quiet
+/// placements add one of a few points to the same stones and the captures take one of a few
+/// stones from the same ones. Those are kept by stones and point in the child key's
 /// [`Memos`], other stones by a hash.
 ///
-/// Verification locates every child here, a group of moves at a time (the generator's
-/// groups: the plain moves of one stone, the captures of one mill). The key of a group's
-/// children is taken from its first child, built by the engine's `play`, not from the key
-/// graph (every child of a group has the same stones in number and in hand), and the side
-/// fixed is that key's pattern side, so that the shortcuts of [`Targets`] are checked by it,
-/// not shared.
+/// The key of a group's children is the one the key graph names ([`Targets`]) where the
+/// placement pass gives it, else it is taken from the group's first child, built by the
+/// engine's `play` (every child of a group has the same stones in number and in hand).
+/// Verification gives none, so that the key graph is checked by it, not shared.
 struct Locator<'a> {
     rules: &'a Rules,
     lookup: &'a dyn Lookup,
-    /// The keys asked for.
+    /// The keys met or given.
     met: Met<'a>,
+    /// The numbers in `met` of the keys of the placements' quiet and capture children, where
+    /// the key graph named them.
+    quiet: Option<usize>,
+    capture: Option<usize>,
     /// Fixed indexes by a hash of their stones.
     memo: HashedFixed<'a>,
 }
@@ -235,23 +227,33 @@ impl<'a> HashedFixed<'a> {
 }
 
 impl<'a> Locator<'a> {
-    fn new(rules: &'a Rules, lookup: &'a dyn Lookup) -> Locator<'a> {
+    fn new(rules: &'a Rules, lookup: &'a dyn Lookup, targets: &Targets<'a>) -> Locator<'a> {
+        let mut met = Met::default();
+        let quiet = targets.quiet.map(|t| met.add(t));
+        let capture = targets.capture.map(|t| met.add(t));
         Locator {
             rules,
             lookup,
-            met: Met::default(),
+            met,
+            quiet,
+            capture,
             memo: HashedFixed(Box::new([None; HashedFixed::ENTRIES])),
         }
     }
 
-    /// The site of the children of a group of moves, from its first child; `None` where the
-    /// lookup has no index of their key or they are lost already.
+    /// The number in `met` of the key of a group's children: `given` where the key graph
+    /// named it, else from the group's first child; `None` where the lookup has no index of
+    /// their key or they are lost already.
     #[inline(always)]
-    fn site_of(&mut self, first: &Position) -> Option<(Target<'a>, &mut Memos<'a>)> {
-        if lost_already(first, self.rules) {
+    fn site(&mut self, given: Option<usize>, first: impl FnOnce() -> Position) -> Option<usize> {
+        if given.is_some() {
+            return given;
+        }
+        let first = first();
+        if lost_already(&first, self.rules) {
             return None;
         }
-        self.met.site(self.lookup, key_of(first))
+        self.met.site(self.lookup, key_of(&first))
     }
 
     /// Locates the children of the plain moves from `from` (`None`: the hand) to each of
@@ -267,18 +269,20 @@ impl<'a> Locator<'a> {
         let Some(first) = tos.first() else { return };
         let lookup = self.lookup;
         let child = |to| pos.play(Move::new(from, to, None));
-        let Some((t, site)) = self.site_of(&child(first)) else {
+        let given = if from.is_none() { self.quiet } else { None };
+        let Some(at) = self.site(given, || child(first)) else {
             probes.extend(tos.into_iter().map(|to| lookup.probe(&child(to))));
             return;
         };
+        let (t, memos) = (self.met.targets[at], &mut self.met.memos[at]);
         // The child's side to move is `them`; the mover's stones are `rest` and the point.
         let (them, rest) = (pos.them(), from.map_or(pos.us(), |f| pos.us().without(f)));
         if t.index.classifies_us() {
-            let fixed = site.us.get(t.index, them);
+            let fixed = memos.us.get(t.index, them);
             fixed.for_each_added(rest, tos, |slot| probes.push(t.probe(lookup, slot)));
         } else if from.is_none() {
             for to in tos {
-                let fixed = site.placed.placed(t.index, rest, to);
+                let fixed = memos.placed.placed(t.index, rest, to);
                 probes.push(t.probe(lookup, fixed.index(them)));
             }
         } else {
@@ -305,22 +309,24 @@ impl<'a> Locator<'a> {
         };
         let lookup = self.lookup;
         let child = |c| pos.play(Move::new(from, to, Some(c)));
-        let Some((t, site)) = self.site_of(&child(first)) else {
+        let given = if from.is_none() { self.capture } else { None };
+        let Some(at) = self.site(given, || child(first)) else {
             probes.extend(removable.into_iter().map(|c| lookup.probe(&child(c))));
             return;
         };
+        let (t, memos) = (self.met.targets[at], &mut self.met.memos[at]);
         let them = pos.them();
         let rest = from.map_or(pos.us(), |f| pos.us().without(f));
         let mover = rest.with(to);
         if t.index.classifies_us() {
             // The child's pattern side is the captured side, less one stone.
             for c in removable {
-                let fixed = site.removed.removed(t.index, them, c);
+                let fixed = memos.removed.removed(t.index, them, c);
                 probes.push(t.probe(lookup, fixed.index(mover)));
             }
         } else {
             let fixed = match from {
-                None => site.placed.placed(t.index, rest, to),
+                None => memos.placed.placed(t.index, rest, to),
                 Some(_) => self.memo.with_them(t.index, mover),
             };
             for c in removable {
@@ -331,27 +337,13 @@ impl<'a> Locator<'a> {
 }
 
 /// Positions whose children have been probed but not yet read.
-struct Batch<'a> {
+struct Batch {
     /// Per position: its slot, the position, the [`Outcome::order`] of its best move known
     /// without a probe (`u64::MAX`: none), and where its probes end.
     positions: Vec<(u64, Position, u64, usize)>,
     probes: Vec<Located>,
-    /// Where the quiet children's key classifies the mover's stones (white to move): the
-    /// fixed index of the mover's stones plus each point, kept while the mover's stones stay
-    /// the same (over a whole pattern class of the walk), so that each quiet child is only
-    /// ranked, not indexed in full.
-    placed: PointMemo<'a>,
-    /// The same for the capture children's key: where it classifies the mover's stones, each
-    /// mill's fixed index is made once over a pattern class of the mover; where it classifies
-    /// the captured side's stones (at least as many as the mover's after the capture), each
-    /// capture's fixed index is made once over a pattern class of that side.
-    captured: PointMemo<'a>,
-    /// Where the quiet children's key classifies the stones of the side not to move here
-    /// (black to move): their fixed index, kept while they stay the same (over a pattern
-    /// class of the walk).
-    quiet: LastFixed<'a>,
     /// Where the key classifies the other side (its stones stay over a pattern class of the
-    /// walk) and a capture target is known: the mills' best captures.
+    /// walk) and the key graph names the capture children's key: the mills' best captures.
     mills: Option<MillMemo>,
 }
 
@@ -373,7 +365,7 @@ impl<'a> LastFixed<'a> {
     }
 }
 
-/// The fixed indexes of one set of stones changed by one point each (see [`Batch::placed`]):
+/// The fixed indexes of one set of stones changed by one point each (see [`Memos`]):
 /// the stones plus each point placed, or minus each stone captured.
 struct PointMemo<'a> {
     stones: u32,
@@ -533,16 +525,11 @@ impl MillMemo {
     }
 }
 
-/// The children of one position as the generator groups them ([`for_each_group`]): a
-/// placement's child is located from the two sides' stones without building the position,
-/// and the captures of one mill share one fixed index.
-struct Children<'b, 'a, 'l> {
+/// The children of one position as the generator groups them ([`for_each_group`]), located
+/// by the [`Locator`] group by group; the placements' captures through the [`MillMemo`] where
+/// there is one.
+struct Children<'b, 'l> {
     pos: &'b Position,
-    /// The quiet children's key, with the fixed index every quiet child shares if it has one.
-    quiet: Option<(Target<'a>, Option<Fixed<'a>>)>,
-    capture: Option<Target<'a>>,
-    placed: &'b mut PointMemo<'a>,
-    captured: &'b mut PointMemo<'a>,
     /// Where the other side's stones stay over many positions: the mills' best captures.
     mills: Option<&'b mut MillMemo>,
     /// The best of the position's moves known without a probe (from `mills`).
@@ -551,105 +538,50 @@ struct Children<'b, 'a, 'l> {
     probes: &'b mut Vec<Located>,
 }
 
-impl Sink for Children<'_, '_, '_> {
+impl Sink for Children<'_, '_> {
     const BULK: bool = true;
 
-    /// Where every quiet child shares one fixed index, the mover's stones are mapped once for
-    /// all of them ([`Fixed::for_each_added`]).
     #[inline(always)]
     fn plains(&mut self, from: Option<Point>, tos: Bitboard) {
-        match (from, &self.quiet) {
-            (None, Some((t, Some(fixed)))) => {
-                let (lookup, probes) = (self.locator.lookup, &mut *self.probes);
-                fixed.for_each_added(self.pos.us(), tos, |slot| {
-                    probes.push(t.probe(lookup, slot))
-                });
-            }
-            (None, Some(_)) => {
-                for to in tos {
-                    self.plain(from, to);
-                }
-            }
-            _ => self.locator.probe_plains(self.pos, from, tos, self.probes),
-        }
+        self.locator.probe_plains(self.pos, from, tos, self.probes);
     }
 
     #[inline(always)]
     fn plain(&mut self, from: Option<Point>, to: Point) {
-        let (us, them) = (self.pos.us(), self.pos.them());
-        // The child's side to move is `them`; the mover's stones gain `to`.
-        let probe = match (from, &self.quiet) {
-            (None, Some((t, Some(fixed)))) => {
-                t.probe(self.locator.lookup, fixed.index(us.with(to)))
-            }
-            (None, Some((t, None))) => {
-                let fixed = self.placed.placed(t.index, us, to);
-                t.probe(self.locator.lookup, fixed.index(them))
-            }
-            _ => {
-                let tos = Bitboard::from_point(to);
-                return self.locator.probe_plains(self.pos, from, tos, self.probes);
-            }
-        };
-        self.probes.push(probe);
+        let tos = Bitboard::from_point(to);
+        self.locator.probe_plains(self.pos, from, tos, self.probes);
     }
 
     #[inline(always)]
     fn mill(&mut self, from: Option<Point>, to: Point, removable: Bitboard) {
-        match (from, self.capture) {
-            (None, Some(t)) => {
-                let (us, them) = (self.pos.us(), self.pos.them());
-                let mover = us.with(to);
+        let mills = match from {
+            None => self.mills.as_deref_mut(),
+            Some(_) => None,
+        };
+        let Some(mills) = mills else {
+            let locator = &mut *self.locator;
+            return locator.probe_captures(self.pos, from, to, removable, self.probes);
+        };
+        let mover = self.pos.us().with(to);
+        match mills.get(mover) {
+            Mill::Known(order) => *self.known = (*self.known).min(order),
+            Mill::Probed(range) => self.probes.extend_from_within(range),
+            Mill::New => {
                 let begin = self.probes.len();
-                if let Some(mills) = self.mills.as_deref_mut() {
-                    match mills.get(mover) {
-                        Mill::Known(order) => {
-                            *self.known = (*self.known).min(order);
-                            return;
-                        }
-                        Mill::Probed(range) => {
-                            self.probes.extend_from_within(range);
-                            return;
-                        }
-                        Mill::New => {}
-                    }
-                }
-                if t.index.classifies_us() {
-                    // The capture children's pattern side is the captured side: over a
-                    // pattern class of the walk its stones stay, so each capture's fixed
-                    // index is kept.
-                    for c in removable {
-                        let fixed = self.captured.removed(t.index, them, c);
-                        self.probes
-                            .push(t.probe(self.locator.lookup, fixed.index(mover)));
-                    }
-                } else {
-                    let fixed = self.captured.placed(t.index, us, to);
-                    for c in removable {
-                        let probe = t.probe(self.locator.lookup, fixed.index(them.without(c)));
-                        self.probes.push(probe);
-                    }
-                }
-                if let Some(mills) = self.mills.as_deref_mut() {
-                    mills.probed(mover, begin..self.probes.len());
-                }
+                let locator = &mut *self.locator;
+                locator.probe_captures(self.pos, from, to, removable, self.probes);
+                mills.probed(mover, begin..self.probes.len());
             }
-            _ => self
-                .locator
-                .probe_captures(self.pos, from, to, removable, self.probes),
         }
     }
 }
 
-impl<'a> Batch<'a> {
-    fn new(index: &Index, targets: &Targets) -> Batch<'a> {
-        let mills = !index.classifies_us() && targets.capture.is_some();
+impl Batch {
+    fn new(index: &Index, locator: &Locator) -> Batch {
+        let mills = !index.classifies_us() && locator.capture.is_some();
         Batch {
             positions: Vec::new(),
             probes: Vec::new(),
-            placed: PointMemo::default(),
-            captured: PointMemo::default(),
-            quiet: LastFixed::default(),
             mills: mills.then(MillMemo::new),
         }
     }
@@ -662,27 +594,15 @@ impl<'a> Batch<'a> {
         self.positions.len() == Self::POSITIONS
     }
 
-    /// Probes the children of a position, through `targets` where it has their key, else
-    /// through `locator`.
-    fn push(&mut self, slot: u64, pos: Position, targets: &Targets<'a>, locator: &mut Locator) {
+    /// Probes the children of a position.
+    fn push(&mut self, slot: u64, pos: Position, locator: &mut Locator) {
         let rules = locator.rules;
-        // The child's side to move keeps the stones of the side that did not move here; when
-        // the child's key classifies them, one fixed index serves every quiet child, else
-        // the mover's stones plus the point placed are fixed ([`Batch::placed`]).
-        let quiet = targets.quiet.map(|t| {
-            let fixed = t.index.classifies_us();
-            (t, fixed.then(|| self.quiet.get(t.index, pos.them())))
-        });
         let mut known = u64::MAX;
         if let Some(mills) = &mut self.mills {
             mills.enter(pos.them());
         }
         let mut children = Children {
             pos: &pos,
-            quiet,
-            capture: targets.capture,
-            placed: &mut self.placed,
-            captured: &mut self.captured,
             mills: self.mills.as_mut(),
             known: &mut known,
             locator,
@@ -698,11 +618,10 @@ impl<'a> Batch<'a> {
         &mut self,
         rules: &Rules,
         children: &dyn Lookup,
-        targets: &Targets,
         met: &Met,
         mut f: impl FnMut(u64, &Position, Outcome),
     ) {
-        let order = |p: Located| targets.order_after(p, children, met);
+        let order = |p: Located| met.order_after(p, children);
         if let Some(mills) = &mut self.mills {
             mills.resolve(&self.probes, order);
         }
