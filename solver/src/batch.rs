@@ -98,7 +98,7 @@ pub(crate) fn evaluate_range(
 ) {
     let key = index.key();
     let mut locator = Locator::new(rules, children, targets);
-    let mut batch = Batch::new(index, &locator);
+    let mut batch = Batch::new(index, targets.capture.is_some());
     index.for_each_in(range, |i, us, them| {
         if index.is_hole(i) {
             return;
@@ -185,19 +185,20 @@ impl<'a> Met<'a> {
 /// stones from the same ones. Those are kept by stones and point in the child key's
 /// [`Memos`], other stones by a hash.
 ///
-/// The key of a group's children is the one the key graph names ([`Targets`]) where the
-/// placement pass gives it, else it is taken from the group's first child, built by the
-/// engine's `play` (every child of a group has the same stones in number and in hand).
-/// Verification gives none, so that the key graph is checked by it, not shared.
+/// The children of one kind of move (a placement or a move of a stone, with a capture or
+/// without) have the same stones in number and in hand from every position of a key, hence
+/// one key. The placement pass gives the placements' child keys as the key graph names them
+/// ([`Targets`]); otherwise a kind's key is taken from the first child of that kind met,
+/// built by the engine's `play`. Verification gives none, so that the key graph is checked by
+/// it, not shared.
 struct Locator<'a> {
     rules: &'a Rules,
     lookup: &'a dyn Lookup,
     /// The keys met or given.
     met: Met<'a>,
-    /// The numbers in `met` of the keys of the placements' quiet and capture children, where
-    /// the key graph named them.
-    quiet: Option<usize>,
-    capture: Option<usize>,
+    /// By kind of move ([`Locator::kind`]): the number in `met` of its children's key once
+    /// known (`Some(None)`: not in the lookup, or lost already).
+    kinds: [Option<Option<usize>>; 4],
     /// Fixed indexes by a hash of their stones.
     memo: HashedFixed<'a>,
 }
@@ -229,31 +230,39 @@ impl<'a> HashedFixed<'a> {
 impl<'a> Locator<'a> {
     fn new(rules: &'a Rules, lookup: &'a dyn Lookup, targets: &Targets<'a>) -> Locator<'a> {
         let mut met = Met::default();
-        let quiet = targets.quiet.map(|t| met.add(t));
-        let capture = targets.capture.map(|t| met.add(t));
+        let mut kinds = [None; 4];
+        kinds[Self::kind(None, false)] = targets.quiet.map(|t| Some(met.add(t)));
+        kinds[Self::kind(None, true)] = targets.capture.map(|t| Some(met.add(t)));
         Locator {
             rules,
             lookup,
             met,
-            quiet,
-            capture,
+            kinds,
             memo: HashedFixed(Box::new([None; HashedFixed::ENTRIES])),
         }
     }
 
-    /// The number in `met` of the key of a group's children: `given` where the key graph
-    /// named it, else from the group's first child; `None` where the lookup has no index of
-    /// their key or they are lost already.
+    /// The kind of a move: from the hand or from a point, with a capture or without.
     #[inline(always)]
-    fn site(&mut self, given: Option<usize>, first: impl FnOnce() -> Position) -> Option<usize> {
-        if given.is_some() {
-            return given;
+    fn kind(from: Option<Point>, capture: bool) -> usize {
+        from.is_some() as usize * 2 + capture as usize
+    }
+
+    /// The number in `met` of the key of the children of `kind`, taken from `first` (one of
+    /// them) the first time; `None` where the lookup has no index of it or they are lost
+    /// already.
+    #[inline(always)]
+    fn site(&mut self, kind: usize, first: impl FnOnce() -> Position) -> Option<usize> {
+        if let Some(at) = self.kinds[kind] {
+            return at;
         }
         let first = first();
-        if lost_already(&first, self.rules) {
-            return None;
-        }
-        self.met.site(self.lookup, key_of(&first))
+        let at = match lost_already(&first, self.rules) {
+            true => None,
+            false => self.met.site(self.lookup, key_of(&first)),
+        };
+        self.kinds[kind] = Some(at);
+        at
     }
 
     /// Locates the children of the plain moves from `from` (`None`: the hand) to each of
@@ -269,8 +278,7 @@ impl<'a> Locator<'a> {
         let Some(first) = tos.first() else { return };
         let lookup = self.lookup;
         let child = |to| pos.play(Move::new(from, to, None));
-        let given = if from.is_none() { self.quiet } else { None };
-        let Some(at) = self.site(given, || child(first)) else {
+        let Some(at) = self.site(Self::kind(from, false), || child(first)) else {
             probes.extend(tos.into_iter().map(|to| lookup.probe(&child(to))));
             return;
         };
@@ -309,8 +317,7 @@ impl<'a> Locator<'a> {
         };
         let lookup = self.lookup;
         let child = |c| pos.play(Move::new(from, to, Some(c)));
-        let given = if from.is_none() { self.capture } else { None };
-        let Some(at) = self.site(given, || child(first)) else {
+        let Some(at) = self.site(Self::kind(from, true), || child(first)) else {
             probes.extend(removable.into_iter().map(|c| lookup.probe(&child(c))));
             return;
         };
@@ -577,8 +584,10 @@ impl Sink for Children<'_, '_> {
 }
 
 impl Batch {
-    fn new(index: &Index, locator: &Locator) -> Batch {
-        let mills = !index.classifies_us() && locator.capture.is_some();
+    /// A batch for the positions of `index`; `capture_given` where the key graph named the
+    /// placements' capture children's key (the pass, not verification).
+    fn new(index: &Index, capture_given: bool) -> Batch {
+        let mills = !index.classifies_us() && capture_given;
         Batch {
             positions: Vec::new(),
             probes: Vec::new(),
