@@ -6,15 +6,16 @@
 //! stored as values alone, is checked on values.
 //!
 //! It shares nothing with the retrograde propagation: moves go forward through the engine's
-//! generator and values through [`crate::value::from_children`]. It reads children in batches
-//! as the placement pass does, but not through that pass's shortcuts (the child keys the key
-//! graph names, and the side it fixes in their index): each child's key is taken from the
-//! child and the side fixed is its own key's pattern side, so that those shortcuts are checked
-//! too. The fixed-side index itself is checked against the full one on every position of the
-//! small keys and on random positions of the large ones (`db/tests/index_exhaustive.rs`,
-//! `index_random.rs`). A consistent labelling with exact distances is the game's solution
-//! (wins and losses are well founded on the "no move" losses, so no other labelling passes),
-//! hence a clean run proves the databases right.
+//! generator and values through the minimax rule ([`Outcome::order`]). It reads children in batches
+//! through the placement pass's locator, but not through that pass's shortcuts (the child keys the
+//! key graph names, and the mills' best captures kept by the mover's stones): each kind of move's
+//! child key is taken from a child of that kind, built by the engine's `play`, and every capture is
+//! read, so that those shortcuts are checked too. The side fixed in a child's index is its own
+//! key's pattern side; the fixed-side index is checked against the full one on every position of
+//! the small keys and on random positions of the large ones (`db/tests/index_exhaustive.rs`,
+//! `index_random.rs`). A consistent labelling with exact distances is the game's solution (wins and
+//! losses are well founded on the "no move" losses, so no other labelling passes), hence a clean
+//! run proves the databases right.
 
 use crate::batch::{evaluate_range, Targets};
 use crate::exits::Exits;
