@@ -252,17 +252,31 @@ impl<'a> Locator<'a> {
     /// them) the first time; `None` where the lookup has no index of it or they are lost
     /// already.
     #[inline(always)]
-    fn site(&mut self, kind: usize, first: impl FnOnce() -> Position) -> Option<usize> {
-        if let Some(at) = self.kinds[kind] {
-            return at;
+    fn site(&mut self, kind: usize, first: &Position) -> Option<usize> {
+        match self.kinds[kind] {
+            Some(at) => at,
+            None => self.first_of_kind(kind, first),
         }
-        let first = first();
-        let at = match lost_already(&first, self.rules) {
+    }
+
+    /// [`Locator::site`] the first time a kind is met.
+    #[cold]
+    #[inline(never)]
+    fn first_of_kind(&mut self, kind: usize, first: &Position) -> Option<usize> {
+        let at = match lost_already(first, self.rules) {
             true => None,
-            false => self.met.site(self.lookup, key_of(&first)),
+            false => self.met.site(self.lookup, key_of(first)),
         };
         self.kinds[kind] = Some(at);
         at
+    }
+
+    /// Locates children through the lookup alone: where their key has no index, or they are
+    /// lost already.
+    #[cold]
+    #[inline(never)]
+    fn probe_each(&self, children: impl Iterator<Item = Position>, probes: &mut Vec<Located>) {
+        probes.extend(children.map(|child| self.lookup.probe(&child)));
     }
 
     /// Locates the children of the plain moves from `from` (`None`: the hand) to each of
@@ -278,9 +292,8 @@ impl<'a> Locator<'a> {
         let Some(first) = tos.first() else { return };
         let lookup = self.lookup;
         let child = |to| pos.play(Move::new(from, to, None));
-        let Some(at) = self.site(Self::kind(from, false), || child(first)) else {
-            probes.extend(tos.into_iter().map(|to| lookup.probe(&child(to))));
-            return;
+        let Some(at) = self.site(Self::kind(from, false), &child(first)) else {
+            return self.probe_each(tos.into_iter().map(child), probes);
         };
         let (t, memos) = (self.met.targets[at], &mut self.met.memos[at]);
         // The child's side to move is `them`; the mover's stones are `rest` and the point.
@@ -317,9 +330,8 @@ impl<'a> Locator<'a> {
         };
         let lookup = self.lookup;
         let child = |c| pos.play(Move::new(from, to, Some(c)));
-        let Some(at) = self.site(Self::kind(from, true), || child(first)) else {
-            probes.extend(removable.into_iter().map(|c| lookup.probe(&child(c))));
-            return;
+        let Some(at) = self.site(Self::kind(from, true), &child(first)) else {
+            return self.probe_each(removable.into_iter().map(child), probes);
         };
         let (t, memos) = (self.met.targets[at], &mut self.met.memos[at]);
         let them = pos.them();
