@@ -203,6 +203,13 @@ struct Locator<'a> {
     memo: HashedFixed<'a>,
 }
 
+/// The slot of a set of stones in a table of `entries` (a power of two) hashed by them: the
+/// top bits of a multiplicative hash.
+#[inline(always)]
+fn hash_slot(stones: u32, entries: usize) -> usize {
+    (stones.wrapping_mul(0x9e37_79b1) >> (32 - entries.trailing_zeros())) as usize
+}
+
 /// Fixed indexes by a hash of their stones: the key, the stones, the index.
 struct HashedFixed<'a>(Box<[Option<(Key, u32, Fixed<'a>)>; HashedFixed::ENTRIES]>);
 
@@ -215,7 +222,7 @@ impl<'a> HashedFixed<'a> {
     #[inline]
     fn with_them(&mut self, index: &'a Index, stones: Bitboard) -> Fixed<'a> {
         let (key, bits) = (index.key(), stones.bits());
-        let at = (bits.wrapping_mul(0x9e37_79b1) >> (32 - Self::ENTRIES.trailing_zeros())) as usize;
+        let at = hash_slot(bits, Self::ENTRIES);
         match self.0[at] {
             Some((k, b, fixed)) if k == key && b == bits => fixed,
             _ => {
@@ -498,7 +505,7 @@ impl MillMemo {
 
     #[inline]
     fn slot(mover: Bitboard) -> usize {
-        (mover.bits().wrapping_mul(0x9e37_79b1) >> (32 - Self::ENTRIES.trailing_zeros())) as usize
+        hash_slot(mover.bits(), Self::ENTRIES)
     }
 
     #[inline]
