@@ -7,6 +7,7 @@
 
 use crate::value::{evaluate, Outcome};
 use crate::{key_of, key_slot, lost_already, prefetch, Located, Lookup};
+use core::marker::PhantomData;
 use core::ops::Range;
 use morris_db::format::{Encoding, Entry};
 use morris_db::plan::{children, Via};
@@ -64,13 +65,10 @@ impl<'a> Target<'a> {
 
     /// Locates slot `slot` of the key and starts its load.
     #[inline]
-    fn probe(&self, children: &dyn Lookup, slot: u64) -> Located {
+    fn probe(&self, children: &dyn Lookup, slot: u64, probes: &mut Probes<'a>) {
         match self.entries {
-            Some(entries) => {
-                prefetch(&entries[slot as usize]);
-                Located::at(self.slot, slot)
-            }
-            None => children.probe_slot(self.key, slot),
+            Some(entries) => probes.byte(&entries[slot as usize]),
+            None => probes.located(children.probe_slot(self.key, slot)),
         }
     }
 }
@@ -154,21 +152,78 @@ impl<'a> Met<'a> {
         }
     }
 
-    /// The [`Outcome::order`] of the mover's outcome after the move whose child `probe`
-    /// located: from the child's distance byte where its key lends its bytes, else through
-    /// the lookup.
+    /// Where the distance byte at `byte` lies: the key whose bytes hold it and its slot.
+    #[cold]
+    #[inline(never)]
+    fn located(&self, byte: *const u8) -> Located {
+        let (t, entries) = self
+            .targets
+            .iter()
+            .find_map(|t| Some((t, t.entries?)).filter(|(_, e)| e.as_ptr_range().contains(&byte)))
+            .expect("a probed byte lies in a target's bytes");
+        Located::at(t.slot, (byte as usize - entries.as_ptr() as usize) as u64)
+    }
+}
+
+/// The children a batch located, in order. A child whose key lends its distance bytes is the
+/// address of its byte, read by one load: decoding a [`Located`] and finding its key's bytes
+/// took most of the batch's reading. Any other child is what the lookup located, kept aside.
+#[derive(Default)]
+struct Probes<'a> {
+    /// Per child: the address of its distance byte, or [`Probes::LOOKUP`] and its number in
+    /// `located`.
+    children: Vec<u64>,
+    located: Vec<Located>,
+    /// The bytes addressed are borrowed for `'a`, as the [`Target`]s that lend them.
+    bytes: PhantomData<&'a [u8]>,
+}
+
+impl<'a> Probes<'a> {
+    /// Above every address (user space leaves the top bit clear).
+    const LOOKUP: u64 = 1 << 63;
+
+    /// A child whose distance byte is `byte`; starts its load.
+    #[inline(always)]
+    fn byte(&mut self, byte: &'a u8) {
+        prefetch(byte);
+        self.children.push(byte as *const u8 as u64);
+    }
+
+    /// A child that the lookup located.
     #[inline]
-    fn order_after(&self, probe: Located, children: &dyn Lookup) -> u64 {
-        if let Ok((key, slot)) = probe.located() {
-            let entries = self.targets.iter().find(|t| t.slot == key);
-            if let Some(entries) = entries.and_then(|t| t.entries) {
-                let order = AFTER[entries[slot as usize] as usize];
-                if order != u64::MAX {
-                    return order;
-                }
+    fn located(&mut self, located: Located) {
+        debug_assert!((self.located.len() as u64) < Self::LOOKUP);
+        self.children.push(Self::LOOKUP | self.located.len() as u64);
+        self.located.push(located);
+    }
+
+    fn len(&self) -> usize {
+        self.children.len()
+    }
+
+    fn clear(&mut self) {
+        self.children.clear();
+        self.located.clear();
+    }
+
+    /// The [`Outcome::order`] of the mover's outcome after the move into `child` (one of
+    /// `children`): from its distance byte where its key lends its bytes, else through the
+    /// lookup (and the overflow mark of a byte through the lookup too).
+    #[inline(always)]
+    fn order_after(&self, child: u64, met: &Met, children: &dyn Lookup) -> u64 {
+        let located = if child & Self::LOOKUP == 0 {
+            let byte = child as usize as *const u8;
+            // SAFETY: `byte` was made from a `&'a u8` into a table that a `Target` borrows for
+            // `'a`, which outlives these probes (`bytes`).
+            let order = AFTER[unsafe { *byte } as usize];
+            if order != u64::MAX {
+                return order;
             }
-        }
-        children.read(probe).after_move().order()
+            met.located(byte)
+        } else {
+            self.located[(child & !Self::LOOKUP) as usize]
+        };
+        children.read(located).after_move().order()
     }
 }
 
@@ -255,14 +310,14 @@ impl<'a> Locator<'a> {
         from.is_some() as usize * 2 + capture as usize
     }
 
-    /// The number in `met` of the key of the children of `kind`, taken from `first` (one of
-    /// them) the first time; `None` where the lookup has no index of it or they are lost
-    /// already.
+    /// The number in `met` of the key of the children of `kind`, taken from `first()` (one of
+    /// them, built only then) the first time; `None` where the lookup has no index of it or
+    /// they are lost already.
     #[inline(always)]
-    fn site(&mut self, kind: usize, first: &Position) -> Option<usize> {
+    fn site(&mut self, kind: usize, first: impl FnOnce() -> Position) -> Option<usize> {
         match self.kinds[kind] {
             Some(at) => at,
-            None => self.first_of_kind(kind, first),
+            None => self.first_of_kind(kind, &first()),
         }
     }
 
@@ -282,8 +337,10 @@ impl<'a> Locator<'a> {
     /// lost already.
     #[cold]
     #[inline(never)]
-    fn probe_each(&self, children: impl Iterator<Item = Position>, probes: &mut Vec<Located>) {
-        probes.extend(children.map(|child| self.lookup.probe(&child)));
+    fn probe_each(&self, children: impl Iterator<Item = Position>, probes: &mut Probes<'a>) {
+        for child in children {
+            probes.located(self.lookup.probe(&child));
+        }
     }
 
     /// Locates the children of the plain moves from `from` (`None`: the hand) to each of
@@ -294,12 +351,12 @@ impl<'a> Locator<'a> {
         pos: &Position,
         from: Option<Point>,
         tos: Bitboard,
-        probes: &mut Vec<Located>,
+        probes: &mut Probes<'a>,
     ) {
         let Some(first) = tos.first() else { return };
         let lookup = self.lookup;
         let child = |to| pos.play(Move::new(from, to, None));
-        let Some(at) = self.site(Self::kind(from, false), &child(first)) else {
+        let Some(at) = self.site(Self::kind(from, false), || child(first)) else {
             return self.probe_each(tos.into_iter().map(child), probes);
         };
         let (t, memos) = (self.met.targets[at], &mut self.met.memos[at]);
@@ -307,16 +364,16 @@ impl<'a> Locator<'a> {
         let (them, rest) = (pos.them(), from.map_or(pos.us(), |f| pos.us().without(f)));
         if t.index.classifies_us() {
             let fixed = memos.us.get(t.index, them);
-            fixed.for_each_added(rest, tos, |slot| probes.push(t.probe(lookup, slot)));
+            fixed.for_each_added(rest, tos, |slot| t.probe(lookup, slot, probes));
         } else if from.is_none() {
             for to in tos {
                 let fixed = memos.placed.placed(t.index, rest, to);
-                probes.push(t.probe(lookup, fixed.index(them)));
+                t.probe(lookup, fixed.index(them), probes);
             }
         } else {
             for to in tos {
                 let fixed = self.memo.with_them(t.index, rest.with(to));
-                probes.push(t.probe(lookup, fixed.index(them)));
+                t.probe(lookup, fixed.index(them), probes);
             }
         }
     }
@@ -330,14 +387,14 @@ impl<'a> Locator<'a> {
         from: Option<Point>,
         to: Point,
         removable: Bitboard,
-        probes: &mut Vec<Located>,
+        probes: &mut Probes<'a>,
     ) {
         let Some(first) = removable.first() else {
             return;
         };
         let lookup = self.lookup;
         let child = |c| pos.play(Move::new(from, to, Some(c)));
-        let Some(at) = self.site(Self::kind(from, true), &child(first)) else {
+        let Some(at) = self.site(Self::kind(from, true), || child(first)) else {
             return self.probe_each(removable.into_iter().map(child), probes);
         };
         let (t, memos) = (self.met.targets[at], &mut self.met.memos[at]);
@@ -348,7 +405,7 @@ impl<'a> Locator<'a> {
             // The child's pattern side is the captured side, less one stone.
             for c in removable {
                 let fixed = memos.removed.removed(t.index, them, c);
-                probes.push(t.probe(lookup, fixed.index(mover)));
+                t.probe(lookup, fixed.index(mover), probes);
             }
         } else {
             let fixed = match from {
@@ -356,18 +413,18 @@ impl<'a> Locator<'a> {
                 Some(_) => self.memo.with_them(t.index, mover),
             };
             for c in removable {
-                probes.push(t.probe(lookup, fixed.index(them.without(c))));
+                t.probe(lookup, fixed.index(them.without(c)), probes);
             }
         }
     }
 }
 
 /// Positions whose children have been probed but not yet read.
-struct Batch {
+struct Batch<'a> {
     /// Per position: its slot, the position, the [`Outcome::order`] of its best move known
     /// without a probe (`u64::MAX`: none), and where its probes end.
     positions: Vec<(u64, Position, u64, usize)>,
-    probes: Vec<Located>,
+    probes: Probes<'a>,
     /// Where the key classifies the other side (its stones stay over a pattern class of the
     /// walk) and the key graph names the capture children's key: the mills' best captures.
     mills: Option<MillMemo>,
@@ -535,7 +592,7 @@ impl MillMemo {
 
     /// Resolves the entries probed in the batch whose probes are `probes` (before they are
     /// cleared): each to the best of its captures, by `order`.
-    fn resolve(&mut self, probes: &[Located], order: impl Fn(Located) -> u64) {
+    fn resolve(&mut self, probes: &[u64], order: impl Fn(u64) -> u64) {
         for at in self.pending.drain(..) {
             let e = &mut self.entries[at];
             // Every entry of this generation still probed was probed in this batch (an
@@ -561,7 +618,7 @@ struct Children<'b, 'l> {
     /// The best of the position's moves known without a probe (from `mills`).
     known: &'b mut u64,
     locator: &'b mut Locator<'l>,
-    probes: &'b mut Vec<Located>,
+    probes: &'b mut Probes<'l>,
 }
 
 impl Sink for Children<'_, '_> {
@@ -591,7 +648,7 @@ impl Sink for Children<'_, '_> {
         let mover = self.pos.us().with(to);
         match mills.get(mover) {
             Mill::Known(order) => *self.known = (*self.known).min(order),
-            Mill::Probed(range) => self.probes.extend_from_within(range),
+            Mill::Probed(range) => self.probes.children.extend_from_within(range),
             Mill::New => {
                 let begin = self.probes.len();
                 let locator = &mut *self.locator;
@@ -602,14 +659,14 @@ impl Sink for Children<'_, '_> {
     }
 }
 
-impl Batch {
+impl<'a> Batch<'a> {
     /// A batch for the positions of `index`; `capture_given` where the key graph named the
     /// placements' capture children's key (the pass, not verification).
-    fn new(index: &Index, capture_given: bool) -> Batch {
+    fn new(index: &Index, capture_given: bool) -> Batch<'a> {
         let mills = !index.classifies_us() && capture_given;
         Batch {
             positions: Vec::new(),
-            probes: Vec::new(),
+            probes: Probes::default(),
             mills: mills.then(MillMemo::new),
         }
     }
@@ -623,7 +680,7 @@ impl Batch {
     }
 
     /// Probes the children of a position.
-    fn push(&mut self, slot: u64, pos: Position, locator: &mut Locator) {
+    fn push(&mut self, slot: u64, pos: Position, locator: &mut Locator<'a>) {
         let rules = locator.rules;
         let mut known = u64::MAX;
         if let Some(mills) = &mut self.mills {
@@ -649,13 +706,14 @@ impl Batch {
         met: &Met,
         mut f: impl FnMut(u64, &Position, Outcome),
     ) {
-        let order = |p: Located| met.order_after(p, children);
+        let probes = &self.probes;
+        let order = |child: u64| probes.order_after(child, met, children);
         if let Some(mills) = &mut self.mills {
-            mills.resolve(&self.probes, order);
+            mills.resolve(&probes.children, order);
         }
         let mut begin = 0;
         for &(slot, pos, known, end) in &self.positions {
-            let probes = &self.probes[begin..end];
+            let probes = &probes.children[begin..end];
             let known = (known != u64::MAX).then_some(known);
             let best = probes.iter().map(|&p| order(p)).chain(known).min();
             let outcome = match best {
