@@ -22,8 +22,9 @@ use crate::exits::Exits;
 use crate::progress::Progress;
 use crate::Lookup;
 use morris_db::plan::UnitKind;
+use morris_db::format::{Encoding, Entry};
 use morris_db::{Index, Key, Metric, Outcome};
-use morris_engine::{Bitboard, Rules};
+use morris_engine::{Bitboard, Position, Rules};
 use rayon::prelude::*;
 use std::sync::Mutex;
 
@@ -69,8 +70,18 @@ pub fn verify_key(
     let n = index.size();
     let found = Mutex::new(Vec::new());
     // The stored value of slot `i` is read at `i`, without indexing the position again, where
-    // the lookup reads by slot.
+    // the lookup reads by slot; from the key's distance bytes where it lends them (a load, where
+    // the lookup's reads are two calls).
     let by_slot = lookup.index_of(key).is_some();
+    let bytes = lookup.entries_of(key);
+    let stored = |i: u64, pos: &Position| {
+        let byte = bytes.map(|b| Entry(b[i as usize]));
+        match byte.and_then(|b| b.decode(Encoding::DistanceByte)) {
+            Some(outcome) => outcome,
+            None if by_slot => lookup.read(lookup.probe_slot(key, i)),
+            None => lookup.outcome(pos),
+        }
+    };
     progress.start("verify", n);
     let (checked, bad) = (0..n.div_ceil(CHUNK))
         .into_par_iter()
@@ -86,10 +97,7 @@ pub fn verify_key(
                 &no_shortcuts,
                 |i, pos, recomputed| {
                     checked += 1;
-                    let stored = match by_slot {
-                        true => lookup.read(lookup.probe_slot(key, i)),
-                        false => lookup.outcome(pos),
-                    };
+                    let stored = stored(i, pos);
                     let agree = if values_only {
                         stored.value() == recomputed.value()
                     } else {
