@@ -728,3 +728,58 @@ impl<'a> Batch<'a> {
         self.probes.clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use morris_db::format::Entry;
+
+    /// Reads slot `s` of any key as a win in `300 + s` plies: a value no distance byte holds.
+    struct Overflows;
+
+    impl Lookup for Overflows {
+        fn probe(&self, _: &Position) -> Located {
+            unreachable!("the batch locates by slot here")
+        }
+
+        fn read(&self, probe: Located) -> Outcome {
+            let (_, slot) = probe.located().expect("a slot");
+            Outcome::Win(300 + slot as u32)
+        }
+    }
+
+    /// A child's byte that holds the overflow mark, and a child the lookup located, are read
+    /// through the lookup at their own slots; a plain byte from the table.
+    #[test]
+    fn probes_read_overflowed_and_located_children_through_the_lookup() {
+        let rules = Rules::nine();
+        let key = Key::new(3, 3, 0, 0);
+        let index = Index::new(rules.board(), key);
+        let entries = [Entry::OVERFLOW.0, 7, Entry::OVERFLOW.0];
+        let mut met = Met::default();
+        met.add(Target {
+            key,
+            index: &index,
+            slot: key_slot(key),
+            entries: Some(&entries),
+        });
+        let mut probes = Probes::default();
+        probes.byte(&entries[2]);
+        probes.located(Located::at(key_slot(key), 5));
+        probes.byte(&entries[1]);
+        probes.byte(&entries[0]);
+        let lookup = Overflows;
+        let orders: Vec<u64> = (probes.children.iter())
+            .map(|&c| probes.order_after(c, &met, &lookup))
+            .collect();
+        let after = |outcome: Outcome| outcome.after_move().order();
+        let seven = Entry(7).decode(Encoding::DistanceByte).expect("inline");
+        let expected = [
+            after(Outcome::Win(302)),
+            after(Outcome::Win(305)),
+            after(seven),
+            after(Outcome::Win(300)),
+        ];
+        assert_eq!(orders, expected);
+    }
+}
