@@ -97,10 +97,7 @@ pub(crate) fn evaluate_range(
     let key = index.key();
     let mut locator = Locator::new(rules, children, targets);
     let mut batch = Batch::new(index, targets.capture.is_some());
-    index.for_each_in(range, |i, us, them| {
-        if index.is_hole(i) {
-            return;
-        }
+    index.for_each_class_in(range, |i, us, them| {
         let pos = Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
         batch.push(i, pos, &mut locator);
         if batch.is_full() {
