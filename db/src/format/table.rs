@@ -240,11 +240,7 @@ impl Table {
                 None => Ok(()),
             };
         }
-        let markers = self
-            .entries()
-            .iter()
-            .filter(|&&b| b == Entry::OVERFLOW.0)
-            .count() as u64;
+        let markers = count_markers(self.entries());
         if markers != self.header.overflow {
             return Err(bad(format!(
                 "{markers} overflow markers, {} records",
@@ -471,6 +467,19 @@ pub fn check_key(path: &Path, rules: &Rules, key: Key, entries: u64) -> Result<(
     Ok(())
 }
 
+/// The overflow markers among `entries`, counted in blocks of 128 bytes with a byte-wide sum
+/// each, which the compiler turns into vector compares: the plain filtered count took seven
+/// times the hash's instructions (callgrind), on every table a solve or a verification opens.
+fn count_markers(entries: &[u8]) -> u64 {
+    let blocks = entries.chunks_exact(128);
+    let tail = blocks.remainder();
+    let count = |block: &[u8]| -> u64 {
+        let equal = block.iter().map(|&b| (b == Entry::OVERFLOW.0) as u8);
+        equal.fold(0u8, u8::wrapping_add) as u64
+    };
+    blocks.map(count).sum::<u64>() + count(tail)
+}
+
 /// Maps `file` read-only.
 ///
 /// # Safety
@@ -483,4 +492,34 @@ pub fn check_key(path: &Path, rules: &Rules, key: Key, entries: u64) -> Result<(
 pub unsafe fn map_read_only(file: &File, path: &Path) -> Result<Mmap, DbError> {
     // SAFETY: forwarded to the caller (see above); the map itself is read-only.
     unsafe { Mmap::map(file) }.map_err(|e| DbError::io(path, "memory-map", e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every length around the block size, markers dense (all of a block: the byte-wide sum at
+    /// its largest) and sparse, against a plain count.
+    #[test]
+    fn markers_are_counted_as_a_plain_count_would() {
+        for len in [0, 1, 127, 128, 129, 255, 256, 257, 1000, 4099] {
+            for every in [1, 2, 3, 7, 128, 1000] {
+                let entries: Vec<u8> = (0..len)
+                    .map(|i| {
+                        if i % every == 0 {
+                            Entry::OVERFLOW.0
+                        } else {
+                            (i % 255) as u8
+                        }
+                    })
+                    .collect();
+                let plain = entries.iter().filter(|&&b| b == Entry::OVERFLOW.0).count();
+                assert_eq!(
+                    count_markers(&entries),
+                    plain as u64,
+                    "len {len}, every {every}"
+                );
+            }
+        }
+    }
 }
