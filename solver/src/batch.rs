@@ -47,7 +47,8 @@ static AFTER: [u64; 256] = {
 struct Target<'a> {
     key: Key,
     index: &'a Index,
-    /// The key's [`key_slot`], which its probes carry.
+    /// The key's [`key_slot`]: a child's byte that holds the overflow mark is read through the
+    /// lookup at this key ([`Met::located`]).
     slot: usize,
     entries: Option<&'a [u8]>,
 }
