@@ -13,6 +13,7 @@ pub mod memory;
 pub mod pack;
 pub mod placement;
 pub mod progress;
+mod radix;
 pub mod retro;
 pub mod search;
 pub mod solve;

@@ -9,7 +9,6 @@
 //! a faster loss is listed again at its new level, and its first entry is recognised as stale
 //! when its level comes (the cell no longer holds that level's code).
 
-use rayon::slice::ParallelSliceMut;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
@@ -29,7 +28,7 @@ impl Pending {
             .expect("no panic under the lock")
             .pop_first()?;
         for slots in &mut sides {
-            slots.par_sort_unstable();
+            crate::radix::sort_slots(slots);
         }
         Some((level, sides))
     }
@@ -39,8 +38,10 @@ impl Pending {
 /// fills), so that the threads seldom meet at the lock.
 pub(super) struct Decisions<'a> {
     pending: &'a Pending,
-    /// `level << 33 | side << 32 | slot`: sorting groups the entries by level and side.
-    buffer: Vec<u64>,
+    /// The slots listed, at `2 * level + side`: grouped as they come, so that handing them
+    /// over needs no sort (the level's list is sorted once, when its pass starts).
+    lists: Vec<Vec<u32>>,
+    listed: usize,
 }
 
 impl<'a> Decisions<'a> {
@@ -49,7 +50,8 @@ impl<'a> Decisions<'a> {
     pub(super) fn new(pending: &'a Pending) -> Decisions<'a> {
         Decisions {
             pending,
-            buffer: Vec::with_capacity(Self::FLUSH),
+            lists: Vec::new(),
+            listed: 0,
         }
     }
 
@@ -57,25 +59,35 @@ impl<'a> Decisions<'a> {
     #[inline]
     pub(super) fn push(&mut self, side: usize, slot: u64, level: u32) {
         debug_assert!(side < 2 && slot <= u32::MAX as u64);
-        self.buffer
-            .push((level as u64) << 33 | (side as u64) << 32 | slot);
-        if self.buffer.len() == Self::FLUSH {
+        let at = 2 * level as usize + side;
+        if at >= self.lists.len() {
+            self.lists.resize_with(at + 1, Vec::new);
+        }
+        self.lists[at].push(slot as u32);
+        self.listed += 1;
+        if self.listed == Self::FLUSH {
             self.flush();
         }
     }
 
     fn flush(&mut self) {
-        if self.buffer.is_empty() {
+        if self.listed == 0 {
             return;
         }
-        self.buffer.sort_unstable();
         let mut levels = self.pending.levels.lock().expect("no panic under the lock");
-        for run in self.buffer.chunk_by(|a, b| a >> 32 == b >> 32) {
-            let (level, side) = ((run[0] >> 33) as u32, (run[0] >> 32 & 1) as usize);
-            levels.entry(level).or_default()[side].extend(run.iter().map(|&e| e as u32));
+        for (at, list) in self.lists.iter_mut().enumerate() {
+            if list.is_empty() {
+                continue;
+            }
+            let waiting = &mut levels.entry((at / 2) as u32).or_default()[at % 2];
+            if waiting.is_empty() {
+                std::mem::swap(waiting, list);
+            } else {
+                waiting.append(list);
+            }
         }
         drop(levels);
-        self.buffer.clear();
+        self.listed = 0;
     }
 }
 
