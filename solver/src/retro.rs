@@ -35,7 +35,7 @@ mod pending;
 use crate::cells::Cells;
 use crate::progress::Progress;
 use crate::unmove::for_each_parent;
-use crate::{key_of, Lookup};
+use crate::{key_of, Located, Lookup};
 use morris_db::{Index, Key, Outcome};
 use morris_engine::movegen::{for_each_group, Sink};
 use morris_engine::{for_each_move, Bitboard, Color, Move, Point, Position, Rules};
@@ -239,6 +239,7 @@ fn solve_pair_with(
     };
     let total: u64 = pair.sides.iter().map(|s| s.index.size()).sum();
     progress.start("init", total);
+    let t0 = std::time::Instant::now();
     for s in 0..pair.sides.len() {
         pair.sides[s].chunks().into_par_iter().for_each(|range| {
             let n = range.end - range.start;
@@ -246,6 +247,7 @@ fn solve_pair_with(
             progress.advance(n);
         });
     }
+    eprintln!("TIMING init {:?}", t0.elapsed());
     // A level's pass decides only later levels, so the lowest level waiting is complete.
     while let Some((d, decided)) = pair.pending.take_lowest() {
         progress.start(
@@ -259,6 +261,7 @@ fn solve_pair_with(
             });
         }
     }
+    eprintln!("TIMING all {:?}", t0.elapsed());
     Solved {
         keys: pair
             .sides
@@ -277,41 +280,30 @@ fn solve_pair_with(
     }
 }
 
-/// The initial pass's view of a position's moves ([`Pair::moves`]): quiet moves are only
+/// The initial pass's view of a position's moves ([`Pair::walk`]): quiet moves are only
 /// counted, never built or played; the captures of one mill are located from the mover's
 /// stones after it, which are the same whichever stone is taken (one index of those stones
-/// for all of them instead of a full index per capture).
+/// for all of them instead of a full index per capture). The moves that leave the pair are
+/// located, not read: their loads are started and read after a batch of positions
+/// ([`Moves::read`]), so that many are in flight at once.
 struct Walk<'a> {
     rules: &'a Rules,
     lower: &'a dyn Lookup,
     pos: Position,
-    out: Moves,
+    quiet: u32,
+    exits: &'a mut Vec<Located>,
 }
 
 impl Walk<'_> {
-    /// A move that leaves the pair, into a child worth `value` to its side to move.
+    /// A move that leaves the pair into `next`: lost at once when the game is over there.
     #[inline]
-    fn exit(&mut self, value: Outcome) {
-        let out = &mut self.out;
-        match value {
-            Outcome::Loss(p) => {
-                out.fastest_win = Some(out.fastest_win.map_or(p + 1, |w| w.min(p + 1)))
-            }
-            Outcome::Win(p) => {
-                out.longest_capture = Some(out.longest_capture.map_or(p, |q| q.max(p)))
-            }
-            Outcome::Draw => out.capture_draw = true,
-        }
-    }
-
-    /// The value of a child that left the pair: lost at once when the game is over there.
-    #[inline]
-    fn child(&self, next: &Position) -> Outcome {
-        if next.decided(self.rules).is_some() {
-            Outcome::Loss(0)
+    fn exit(&mut self, next: &Position) {
+        let exit = if next.decided(self.rules).is_some() {
+            Located::known(Outcome::Loss(0))
         } else {
-            self.lower.outcome(next)
-        }
+            self.lower.probe(next)
+        };
+        self.exits.push(exit);
     }
 }
 
@@ -322,7 +314,7 @@ impl Sink for Walk<'_> {
     fn plains(&mut self, from: Option<Point>, tos: Bitboard) {
         if from.is_some() && !self.rules.line_wins() {
             // Slides and flights that form no line stay in the pair.
-            self.out.quiet += tos.count();
+            self.quiet += tos.count();
         } else {
             for to in tos {
                 self.plain(from, to);
@@ -338,10 +330,9 @@ impl Sink for Walk<'_> {
             .with(to);
         if leaves_pair(self.rules, m, after) {
             let next = self.pos.play(m);
-            let value = self.child(&next);
-            self.exit(value);
+            self.exit(&next);
         } else {
-            self.out.quiet += 1;
+            self.quiet += 1;
         }
     }
 
@@ -351,7 +342,7 @@ impl Sink for Walk<'_> {
         let first = pos.play(Move::new(from, to, removable.first()));
         if first.decided(self.rules).is_some() {
             // Every capture of the mill leaves the same stone counts.
-            return self.exit(Outcome::Loss(0));
+            return self.exits.push(Located::known(Outcome::Loss(0)));
         }
         let key = key_of(&first);
         match self.lower.index_of(key) {
@@ -359,21 +350,53 @@ impl Sink for Walk<'_> {
                 // The child's other side: the mover's stones after the move.
                 let fixed = index.with_them(first.them());
                 for c in removable {
-                    let probe = self
+                    let exit = self
                         .lower
                         .probe_slot(key, fixed.index(pos.them().without(c)));
-                    let value = self.lower.read(probe);
-                    self.exit(value);
+                    self.exits.push(exit);
                 }
             }
             None => {
                 for c in removable {
-                    let value = self.lower.outcome(&pos.play(Move::new(from, to, Some(c))));
-                    self.exit(value);
+                    self.exit(&pos.play(Move::new(from, to, Some(c))));
                 }
             }
         }
     }
+}
+
+impl Moves {
+    /// The moves of a position of `quiet` quiet moves whose other moves were located at
+    /// `exits`, read now.
+    #[inline]
+    fn read(lower: &dyn Lookup, quiet: u32, exits: &[Located]) -> Moves {
+        let mut out = Moves {
+            fastest_win: None,
+            longest_capture: None,
+            capture_draw: false,
+            quiet,
+        };
+        for &exit in exits {
+            match lower.read(exit) {
+                Outcome::Loss(p) => {
+                    out.fastest_win = Some(out.fastest_win.map_or(p + 1, |w| w.min(p + 1)))
+                }
+                Outcome::Win(p) => {
+                    out.longest_capture = Some(out.longest_capture.map_or(p, |q| q.max(p)))
+                }
+                Outcome::Draw => out.capture_draw = true,
+            }
+        }
+        out
+    }
+}
+
+/// Positions of the initial pass whose moves were walked and whose exits are loading.
+#[derive(Default)]
+struct Walked {
+    /// Slot, quiet moves, and where its exits end in `exits`.
+    slots: Vec<(u64, u32, usize)>,
+    exits: Vec<Located>,
 }
 
 impl Pair<'_> {
@@ -406,24 +429,27 @@ impl Pair<'_> {
         decided.push(s, i, outcome.plies().unwrap_or(0));
     }
 
-    /// Generates the moves of `(us, them)` of side `s`: counts the quiet ones and reads the
-    /// others (captures, placements) from the keys solved before.
+    /// Walks the moves of `(us, them)` of side `s`: counts the quiet ones and locates the
+    /// others (captures, placements) in the keys solved before, at the end of `exits`.
     #[inline]
-    fn moves(&self, s: usize, us: Bitboard, them: Bitboard) -> Moves {
+    fn walk(&self, s: usize, us: Bitboard, them: Bitboard, exits: &mut Vec<Located>) -> u32 {
+        let pos = self.sides[s].position(us, them);
         let mut walk = Walk {
             rules: &self.rules,
             lower: self.lower,
-            pos: self.sides[s].position(us, them),
-            out: Moves {
-                fastest_win: None,
-                longest_capture: None,
-                capture_draw: false,
-                quiet: 0,
-            },
+            pos,
+            quiet: 0,
+            exits,
         };
-        let pos = walk.pos;
         for_each_group(&pos, &self.rules, &mut walk);
-        walk.out
+        walk.quiet
+    }
+
+    /// The moves of `(us, them)` of side `s`, read at once.
+    fn moves(&self, s: usize, us: Bitboard, them: Bitboard) -> Moves {
+        let mut exits = Vec::new();
+        let quiet = self.walk(s, us, them, &mut exits);
+        Moves::read(self.lower, quiet, &exits)
     }
 
     /// The number of distinct classes the quiet moves of parent slot `p` (of the side other
@@ -451,24 +477,40 @@ impl Pair<'_> {
     /// Decides what the moves alone decide: wins by capture (tentative: a quiet move into a
     /// faster loss may still shorten them) and positions without a quiet move.
     fn init(&self, s: usize, range: Range<u64>) {
-        let side = &self.sides[s];
         let mut decided = Decisions::new(&self.pending);
-        side.index.for_each_class_in(range, |i, us, them| {
-            let m = self.moves(s, us, them);
+        let mut walked = Walked::default();
+        self.sides[s].index.for_each_class_in(range, |i, us, them| {
+            let quiet = self.walk(s, us, them, &mut walked.exits);
+            walked.slots.push((i, quiet, walked.exits.len()));
+            if walked.slots.len() == BATCH {
+                self.settle(s, &mut walked, &mut decided);
+            }
+        });
+        self.settle(s, &mut walked, &mut decided);
+    }
+
+    /// Reads the exits of the positions walked and decides or sets their cells.
+    fn settle(&self, s: usize, walked: &mut Walked, decided: &mut Decisions) {
+        let mut start = 0;
+        for &(i, quiet, end) in &walked.slots {
+            let m = Moves::read(self.lower, quiet, &walked.exits[start..end]);
+            start = end;
             if let Some(w) = m.fastest_win {
-                self.decide(s, i, Outcome::Win(w), &mut decided);
+                self.decide(s, i, Outcome::Win(w), decided);
             } else if m.quiet == 0 && !m.capture_draw {
                 let loss = Outcome::Loss(m.longest_capture.map_or(0, |p| p + 1));
-                self.decide(s, i, loss, &mut decided);
+                self.decide(s, i, loss, decided);
             } else {
                 assert!(
                     m.quiet * COUNT_ONE <= COUNT,
                     "more quiet moves than a counter holds"
                 );
                 let cell = (m.quiet * COUNT_ONE) | (self.exit_code(&m) << EXIT_SHIFT);
-                side.cells.as_slice()[i as usize].store(cell, Relaxed);
+                self.sides[s].cells.as_slice()[i as usize].store(cell, Relaxed);
             }
-        });
+        }
+        walked.slots.clear();
+        walked.exits.clear();
     }
 
     /// Propagates the slots `slots` of side `s`, listed as decided at exactly `d` plies (an
