@@ -16,12 +16,19 @@ const TASK: usize = 1 << 18;
 const MAX_BITS: u32 = 11;
 
 /// A pointer handed to the tasks of a scatter, each of which writes its own elements.
-#[derive(Clone, Copy)]
 struct Out(*mut u32);
 // SAFETY: the tasks of a scatter write disjoint indices of one live buffer (their offsets
 // partition it), and nothing reads it until every task has ended.
-unsafe impl Send for Out {}
 unsafe impl Sync for Out {}
+
+impl Out {
+    /// # Safety
+    /// `at` is inside the buffer and no other task writes it.
+    unsafe fn write(&self, at: usize, x: u32) {
+        // SAFETY: the caller's contract.
+        unsafe { self.0.add(at).write(x) }
+    }
+}
 
 /// Sorts `v` ascending.
 pub fn sort_slots(v: &mut Vec<u32>) {
@@ -72,12 +79,11 @@ fn scatter(from: &[u32], to: &mut [u32], shift: u32, width: u32) {
     from.par_chunks(TASK)
         .zip(counts.par_iter_mut())
         .for_each(|(chunk, offsets)| {
-            let out = out;
             for &x in chunk {
                 let at = &mut offsets[digit(x)];
                 // SAFETY: `*at` is below `to.len()` (the offsets partition it, asserted
                 // above) and no other task is given this index.
-                unsafe { out.0.add(*at).write(x) };
+                unsafe { out.write(*at, x) };
                 *at += 1;
             }
         });

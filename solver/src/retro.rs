@@ -239,7 +239,6 @@ fn solve_pair_with(
     };
     let total: u64 = pair.sides.iter().map(|s| s.index.size()).sum();
     progress.start("init", total);
-    let t0 = std::time::Instant::now();
     for s in 0..pair.sides.len() {
         pair.sides[s].chunks().into_par_iter().for_each(|range| {
             let n = range.end - range.start;
@@ -247,7 +246,6 @@ fn solve_pair_with(
             progress.advance(n);
         });
     }
-    eprintln!("TIMING init {:?}", t0.elapsed());
     // A level's pass decides only later levels, so the lowest level waiting is complete.
     while let Some((d, decided)) = pair.pending.take_lowest() {
         progress.start(
@@ -261,7 +259,6 @@ fn solve_pair_with(
             });
         }
     }
-    eprintln!("TIMING all {:?}", t0.elapsed());
     Solved {
         keys: pair
             .sides
