@@ -167,7 +167,7 @@ impl<'a> Met<'a> {
 /// address of its byte, read by one load: decoding a [`Located`] and finding its key's bytes
 /// took most of the batch's reading. Any other child is what the lookup located, kept aside.
 #[derive(Default)]
-struct Probes<'a> {
+pub(crate) struct Probes<'a> {
     /// Per child: the address of its distance byte, or [`Probes::LOOKUP`] and its number in
     /// `located`.
     children: Vec<u64>,
@@ -189,17 +189,17 @@ impl<'a> Probes<'a> {
 
     /// A child that the lookup located.
     #[inline]
-    fn located(&mut self, located: Located) {
+    pub(crate) fn located(&mut self, located: Located) {
         debug_assert!((self.located.len() as u64) < Self::LOOKUP);
         self.children.push(Self::LOOKUP | self.located.len() as u64);
         self.located.push(located);
     }
 
-    fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.children.len()
     }
 
-    fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.children.clear();
         self.located.clear();
     }
@@ -209,19 +209,45 @@ impl<'a> Probes<'a> {
     /// lookup (and the overflow mark of a byte through the lookup too).
     #[inline(always)]
     fn order_after(&self, child: u64, met: &Met, children: &dyn Lookup) -> u64 {
-        let located = if child & Self::LOOKUP == 0 {
-            let byte = child as usize as *const u8;
-            // SAFETY: `byte` was made from a `&'a u8` into a table that a `Target` borrows for
-            // `'a`, which outlives these probes (`bytes`).
-            let order = AFTER[unsafe { *byte } as usize];
+        if child & Self::LOOKUP == 0 {
+            let order = AFTER[Self::byte_of(child) as usize];
             if order != u64::MAX {
                 return order;
             }
-            met.located(byte)
+        }
+        children
+            .read(self.located_at(child, met))
+            .after_move()
+            .order()
+    }
+
+    /// The stored value of `child` (one of `children`), as [`Probes::order_after`] finds it.
+    #[inline(always)]
+    fn outcome(&self, child: u64, met: &Met, children: &dyn Lookup) -> Outcome {
+        if child & Self::LOOKUP == 0 {
+            if let Some(outcome) = Entry(Self::byte_of(child)).decode(Encoding::DistanceByte) {
+                return outcome;
+            }
+        }
+        children.read(self.located_at(child, met))
+    }
+
+    /// The distance byte of a child located by its byte's address.
+    #[inline(always)]
+    fn byte_of(child: u64) -> u8 {
+        // SAFETY: the address was made from a `&'a u8` into a table that a `Target` borrows
+        // for `'a`, which outlives these probes (`bytes`).
+        unsafe { *(child as usize as *const u8) }
+    }
+
+    /// Where a child lies for the lookup: an overflow mark's slot, or what it located.
+    #[inline]
+    fn located_at(&self, child: u64, met: &Met) -> Located {
+        if child & Self::LOOKUP == 0 {
+            met.located(child as usize as *const u8)
         } else {
             self.located[(child & !Self::LOOKUP) as usize]
-        };
-        children.read(located).after_move().order()
+        }
     }
 }
 
@@ -244,7 +270,7 @@ impl<'a> Probes<'a> {
 /// ([`Targets`]); otherwise a kind's key is taken from the first child of that kind met,
 /// built by the engine's `play`. Verification gives none, so that the key graph is checked by
 /// it, not shared.
-struct Locator<'a> {
+pub(crate) struct Locator<'a> {
     rules: &'a Rules,
     lookup: &'a dyn Lookup,
     /// The keys met or given.
@@ -288,7 +314,11 @@ impl<'a> HashedFixed<'a> {
 }
 
 impl<'a> Locator<'a> {
-    fn new(rules: &'a Rules, lookup: &'a dyn Lookup, targets: &Targets<'a>) -> Locator<'a> {
+    pub(crate) fn new(
+        rules: &'a Rules,
+        lookup: &'a dyn Lookup,
+        targets: &Targets<'a>,
+    ) -> Locator<'a> {
         let mut met = Met::default();
         let mut kinds = [None; 4];
         kinds[Self::kind(None, false)] = targets.quiet.map(|t| Some(met.add(t)));
@@ -379,7 +409,7 @@ impl<'a> Locator<'a> {
     /// Locates the children of the move from `from` to `to` with each capture of `removable`
     /// and starts their loads, in the order of `removable`.
     #[inline(always)]
-    fn probe_captures(
+    pub(crate) fn probe_captures(
         &mut self,
         pos: &Position,
         from: Option<Point>,
@@ -414,6 +444,12 @@ impl<'a> Locator<'a> {
                 t.probe(lookup, fixed.index(them.without(c)), probes);
             }
         }
+    }
+
+    /// The stored value of the `k`th child of `probes`, which this locator located.
+    #[inline]
+    pub(crate) fn outcome(&self, probes: &Probes<'a>, k: usize) -> Outcome {
+        probes.outcome(probes.children[k], &self.met, self.lookup)
     }
 }
 

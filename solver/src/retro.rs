@@ -32,10 +32,11 @@
 
 mod pending;
 
+use crate::batch::{Locator, Probes, Targets};
 use crate::cells::Cells;
 use crate::progress::Progress;
 use crate::unmove::for_each_parent;
-use crate::{key_of, Located, Lookup};
+use crate::{Located, Lookup};
 use morris_db::{Index, Key, Outcome};
 use morris_engine::movegen::{for_each_group, Sink};
 use morris_engine::{for_each_move, Bitboard, Color, Move, Point, Position, Rules};
@@ -278,20 +279,36 @@ fn solve_pair_with(
 }
 
 /// The initial pass's view of a position's moves ([`Pair::walk`]): quiet moves are only
-/// counted, never built or played; the captures of one mill are located from the mover's
-/// stones after it, which are the same whichever stone is taken (one index of those stones
-/// for all of them instead of a full index per capture). The moves that leave the pair are
-/// located, not read: their loads are started and read after a batch of positions
-/// ([`Moves::read`]), so that many are in flight at once.
-struct Walk<'a> {
+/// counted, never built or played; the captures of one mill are located by the forward
+/// passes' [`Locator`], which keeps the fixed indexes their children share (the mover's
+/// stones after the move for every capture of the mill; over a pattern class of the walk,
+/// the captured side's stones less each stone). The moves that leave the pair are located,
+/// not read: their loads are started and read after a batch of positions ([`Moves::read`]),
+/// so that many are in flight at once.
+struct Walk<'w, 'a> {
     rules: &'a Rules,
     lower: &'a dyn Lookup,
     pos: Position,
     quiet: u32,
-    exits: &'a mut Vec<Located>,
+    exits: &'w mut Exits<'a>,
 }
 
-impl Walk<'_> {
+/// The moves that leave the pair, of the positions walked: located, their loads started.
+struct Exits<'a> {
+    locator: Locator<'a>,
+    probes: Probes<'a>,
+}
+
+impl<'a> Exits<'a> {
+    fn new(rules: &'a Rules, lower: &'a dyn Lookup) -> Exits<'a> {
+        Exits {
+            locator: Locator::new(rules, lower, &Targets::default()),
+            probes: Probes::default(),
+        }
+    }
+}
+
+impl Walk<'_, '_> {
     /// A move that leaves the pair into `next`: lost at once when the game is over there.
     #[inline]
     fn exit(&mut self, next: &Position) {
@@ -300,11 +317,11 @@ impl Walk<'_> {
         } else {
             self.lower.probe(next)
         };
-        self.exits.push(exit);
+        self.exits.probes.located(exit);
     }
 }
 
-impl Sink for Walk<'_> {
+impl Sink for Walk<'_, '_> {
     const BULK: bool = true;
 
     #[inline(always)]
@@ -335,46 +352,24 @@ impl Sink for Walk<'_> {
 
     #[inline(always)]
     fn mill(&mut self, from: Option<Point>, to: Point, removable: Bitboard) {
-        let pos = self.pos;
-        let first = pos.play(Move::new(from, to, removable.first()));
-        if first.decided(self.rules).is_some() {
-            // Every capture of the mill leaves the same stone counts.
-            return self.exits.push(Located::known(Outcome::Loss(0)));
-        }
-        let key = key_of(&first);
-        match self.lower.index_of(key) {
-            Some(index) => {
-                // The child's other side: the mover's stones after the move.
-                let fixed = index.with_them(first.them());
-                for c in removable {
-                    let exit = self
-                        .lower
-                        .probe_slot(key, fixed.index(pos.them().without(c)));
-                    self.exits.push(exit);
-                }
-            }
-            None => {
-                for c in removable {
-                    self.exit(&pos.play(Move::new(from, to, Some(c))));
-                }
-            }
-        }
+        let Exits { locator, probes } = &mut *self.exits;
+        locator.probe_captures(&self.pos, from, to, removable, probes);
     }
 }
 
 impl Moves {
-    /// The moves of a position of `quiet` quiet moves whose other moves were located at
-    /// `exits`, read now.
+    /// The moves of a position of `quiet` quiet moves whose other moves are the children
+    /// `exits` of `walked`, read now.
     #[inline]
-    fn read(lower: &dyn Lookup, quiet: u32, exits: &[Located]) -> Moves {
+    fn read(walked: &Exits, quiet: u32, exits: Range<usize>) -> Moves {
         let mut out = Moves {
             fastest_win: None,
             longest_capture: None,
             capture_draw: false,
             quiet,
         };
-        for &exit in exits {
-            match lower.read(exit) {
+        for k in exits {
+            match walked.locator.outcome(&walked.probes, k) {
                 Outcome::Loss(p) => {
                     out.fastest_win = Some(out.fastest_win.map_or(p + 1, |w| w.min(p + 1)))
                 }
@@ -389,11 +384,10 @@ impl Moves {
 }
 
 /// Positions of the initial pass whose moves were walked and whose exits are loading.
-#[derive(Default)]
-struct Walked {
+struct Walked<'a> {
     /// Slot, quiet moves, and where its exits end in `exits`.
     slots: Vec<(u64, u32, usize)>,
-    exits: Vec<Located>,
+    exits: Exits<'a>,
 }
 
 impl Pair<'_> {
@@ -429,7 +423,7 @@ impl Pair<'_> {
     /// Walks the moves of `(us, them)` of side `s`: counts the quiet ones and locates the
     /// others (captures, placements) in the keys solved before, at the end of `exits`.
     #[inline]
-    fn walk(&self, s: usize, us: Bitboard, them: Bitboard, exits: &mut Vec<Located>) -> u32 {
+    fn walk<'a>(&'a self, s: usize, us: Bitboard, them: Bitboard, exits: &mut Exits<'a>) -> u32 {
         let pos = self.sides[s].position(us, them);
         let mut walk = Walk {
             rules: &self.rules,
@@ -444,9 +438,10 @@ impl Pair<'_> {
 
     /// The moves of `(us, them)` of side `s`, read at once.
     fn moves(&self, s: usize, us: Bitboard, them: Bitboard) -> Moves {
-        let mut exits = Vec::new();
+        let mut exits = Exits::new(&self.rules, self.lower);
         let quiet = self.walk(s, us, them, &mut exits);
-        Moves::read(self.lower, quiet, &exits)
+        let n = exits.probes.len();
+        Moves::read(&exits, quiet, 0..n)
     }
 
     /// The number of distinct classes the quiet moves of parent slot `p` (of the side other
@@ -475,10 +470,13 @@ impl Pair<'_> {
     /// faster loss may still shorten them) and positions without a quiet move.
     fn init(&self, s: usize, range: Range<u64>) {
         let mut decided = Decisions::new(&self.pending);
-        let mut walked = Walked::default();
+        let mut walked = Walked {
+            slots: Vec::with_capacity(BATCH),
+            exits: Exits::new(&self.rules, self.lower),
+        };
         self.sides[s].index.for_each_class_in(range, |i, us, them| {
             let quiet = self.walk(s, us, them, &mut walked.exits);
-            walked.slots.push((i, quiet, walked.exits.len()));
+            walked.slots.push((i, quiet, walked.exits.probes.len()));
             if walked.slots.len() == BATCH {
                 self.settle(s, &mut walked, &mut decided);
             }
@@ -490,7 +488,7 @@ impl Pair<'_> {
     fn settle(&self, s: usize, walked: &mut Walked, decided: &mut Decisions) {
         let mut start = 0;
         for &(i, quiet, end) in &walked.slots {
-            let m = Moves::read(self.lower, quiet, &walked.exits[start..end]);
+            let m = Moves::read(&walked.exits, quiet, start..end);
             start = end;
             if let Some(w) = m.fastest_win {
                 self.decide(s, i, Outcome::Win(w), decided);
@@ -507,7 +505,7 @@ impl Pair<'_> {
             }
         }
         walked.slots.clear();
-        walked.exits.clear();
+        walked.exits.probes.clear();
     }
 
     /// Propagates the slots `slots` of side `s`, listed as decided at exactly `d` plies (an
