@@ -359,17 +359,17 @@ impl Sink for Walk<'_, '_> {
 
 impl Moves {
     /// The moves of a position of `quiet` quiet moves whose other moves are the children
-    /// `exits` of `walked`, read now.
+    /// `children` of `exits`, read now.
     #[inline]
-    fn read(walked: &Exits, quiet: u32, exits: Range<usize>) -> Moves {
+    fn read(exits: &Exits, quiet: u32, children: Range<usize>) -> Moves {
         let mut out = Moves {
             fastest_win: None,
             longest_capture: None,
             capture_draw: false,
             quiet,
         };
-        for k in exits {
-            match walked.locator.outcome(&walked.probes, k) {
+        for k in children {
+            match exits.locator.outcome(&exits.probes, k) {
                 Outcome::Loss(p) => {
                     out.fastest_win = Some(out.fastest_win.map_or(p + 1, |w| w.min(p + 1)))
                 }
