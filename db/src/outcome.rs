@@ -98,6 +98,17 @@ impl Outcome {
         }
     }
 
+    /// The child's outcome that [`after_move`](Outcome::after_move) turned into `self`: its
+    /// inverse, for a caller that keeps the mover's side and must give the child's back.
+    #[inline]
+    pub const fn before_move(self) -> Outcome {
+        match self {
+            Outcome::Win(d) => Outcome::Loss(d.saturating_sub(1)),
+            Outcome::Draw => Outcome::Draw,
+            Outcome::Loss(d) => Outcome::Win(d.saturating_sub(1)),
+        }
+    }
+
     /// The same value at distance 0: a child reached by a zeroing ply, seen from the table
     /// of distances to zeroing (the count starts again there).
     #[inline]
@@ -298,6 +309,19 @@ mod tests {
         assert_eq!(v, [Win(1), Win(5), Draw, Loss(6), Loss(2)]);
         assert_eq!(Loss(26).to_string(), "loss in 26");
         assert_eq!(Draw.to_string(), "draw");
+    }
+
+    #[test]
+    fn before_move_undoes_after_move() {
+        for o in [
+            Outcome::Win(0),
+            Outcome::Win(7),
+            Outcome::Draw,
+            Outcome::Loss(0),
+            Outcome::Loss(12),
+        ] {
+            assert_eq!(o.after_move().before_move(), o);
+        }
     }
 
     #[test]

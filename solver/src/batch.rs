@@ -5,11 +5,11 @@
 //! sub-database of up to a GiB. Positions are therefore taken in batches: every child of the
 //! batch is probed (located, its load started) before any is read, so that the loads overlap.
 
+use crate::entries::AfterTable;
 use crate::value::{evaluate, Outcome};
-use crate::{key_of, key_slot, lost_already, prefetch, Located, Lookup};
+use crate::{key_of, key_slot, lost_already, prefetch, Entries, Located, Lookup};
 use core::marker::PhantomData;
 use core::ops::Range;
-use morris_db::format::{Encoding, Entry};
 use morris_db::plan::{children, Via};
 use morris_db::{Fixed, Index, Key};
 use morris_engine::movegen::{for_each_group, Sink};
@@ -25,23 +25,8 @@ pub(crate) struct Targets<'a> {
     capture: Option<Target<'a>>,
 }
 
-/// By distance byte of a child: the [`Outcome::order`] of the mover's outcome after a move
-/// into it, so that the minimax over bytes read straight from a target is a minimum of
-/// integers; `u64::MAX` for the overflow mark, read through the lookup.
-static AFTER: [u64; 256] = {
-    let mut after = [u64::MAX; 256];
-    let mut byte = 0;
-    while byte < 255 {
-        if let Some(child) = Entry(byte as u8).decode(Encoding::DistanceByte) {
-            after[byte] = child.after_move().order();
-        }
-        byte += 1;
-    }
-    after
-};
-
 /// A key that children lie in (named by the key graph in [`Targets`], met in [`Met`]): its
-/// index and, where the lookup lends it ([`Lookup::entries_of`]), its distance bytes, read
+/// index and, where the lookup lends them ([`Lookup::entries_of`]), its entries, read
 /// straight from the table instead of through the lookup's calls.
 #[derive(Copy, Clone)]
 struct Target<'a> {
@@ -50,7 +35,19 @@ struct Target<'a> {
     /// The key's [`key_slot`]: a child's byte that holds the overflow mark is read through the
     /// lookup at this key ([`Met::located`]).
     slot: usize,
-    entries: Option<&'a [u8]>,
+    entries: Option<Entries<'a>>,
+    /// Its first [`View`] in [`Met::views`] (set when met).
+    view: u64,
+}
+
+/// How a child's byte is read ([`Probes::order_after`]): the table of its key's entries and the
+/// shift to its slot's bits. A key of the two-bit encoding has a view per slot of a byte.
+#[derive(Copy, Clone)]
+struct View<'a> {
+    after: &'a AfterTable,
+    shift: u32,
+    /// Its key's number in [`Met::targets`].
+    target: usize,
 }
 
 impl<'a> Target<'a> {
@@ -61,6 +58,7 @@ impl<'a> Target<'a> {
             index: lookup.index_of(key)?,
             slot: key_slot(key),
             entries: lookup.entries_of(key),
+            view: 0,
         })
     }
 
@@ -68,7 +66,10 @@ impl<'a> Target<'a> {
     #[inline]
     fn probe(&self, children: &dyn Lookup, slot: u64, probes: &mut Probes<'a>) {
         match self.entries {
-            Some(entries) => probes.byte(&entries[slot as usize]),
+            Some(entries) => {
+                let (byte, shift) = entries.byte_of(slot);
+                probes.byte(byte, self.view + (shift / 2) as u64);
+            }
             None => probes.located(children.probe_slot(self.key, slot)),
         }
     }
@@ -108,14 +109,15 @@ pub(crate) fn evaluate_range(
     batch.evaluate(rules, children, &locator.met, &mut f);
 }
 
-/// The child keys a [`Locator`] met or was given, with their indexes and the distance bytes
-/// the lookup lends of them ([`Lookup::entries_of`]): children lie in one to three keys, so a
+/// The child keys a [`Locator`] met or was given, with their indexes and the entries the
+/// lookup lends of them ([`Lookup::entries_of`]): children lie in one to three keys, so a
 /// short list searched in order (the targets apart from the memos, so that a search reads one
 /// line).
 #[derive(Default)]
 struct Met<'a> {
     targets: Vec<Target<'a>>,
     memos: Vec<Memos<'a>>,
+    views: Vec<View<'a>>,
 }
 
 /// The fixed indexes of a key that its children reuse.
@@ -134,7 +136,18 @@ struct Memos<'a> {
 
 impl<'a> Met<'a> {
     /// Adds `target`; its number in the list.
-    fn add(&mut self, target: Target<'a>) -> usize {
+    fn add(&mut self, mut target: Target<'a>) -> usize {
+        target.view = self.views.len() as u64;
+        if let Some(entries) = target.entries {
+            for k in 0..entries.per_byte() as u32 {
+                self.views.push(View {
+                    after: entries.after,
+                    shift: 2 * k,
+                    target: self.targets.len(),
+                });
+            }
+        }
+        assert!(self.views.len() <= Probes::VIEWS, "too many keys met");
         self.targets.push(target);
         self.memos.push(Memos::default());
         self.targets.len() - 1
@@ -150,26 +163,29 @@ impl<'a> Met<'a> {
         }
     }
 
-    /// Where the distance byte at `byte` lies: the key whose bytes hold it and its slot.
+    /// Where the byte at `byte` read through view `view` lies: its key and slot.
     #[cold]
     #[inline(never)]
-    fn located(&self, byte: *const u8) -> Located {
-        let (t, entries) = self
-            .targets
-            .iter()
-            .find_map(|t| Some((t, t.entries?)).filter(|(_, e)| e.as_ptr_range().contains(&byte)))
-            .expect("a probed byte lies in a target's bytes");
-        Located::at(t.slot, (byte as usize - entries.as_ptr() as usize) as u64)
+    fn located(&self, byte: *const u8, view: usize) -> Located {
+        let view = &self.views[view];
+        let t = &self.targets[view.target];
+        let entries = t.entries.expect("a view's key lends its entries");
+        let offset = (byte as usize - entries.bytes.as_ptr() as usize) as u64;
+        Located::at(
+            t.slot,
+            offset * entries.per_byte() + (view.shift / 2) as u64,
+        )
     }
 }
 
-/// The children a batch located, in order. A child whose key lends its distance bytes is the
-/// address of its byte, read by one load: decoding a [`Located`] and finding its key's bytes
-/// took most of the batch's reading. Any other child is what the lookup located, kept aside.
+/// The children a batch located, in order. A child whose key lends its entries is the address
+/// of its byte with its [`View`], read by one load: decoding a [`Located`] and finding its
+/// key's bytes took most of the batch's reading. Any other child is what the lookup located,
+/// kept aside.
 #[derive(Default)]
 pub(crate) struct Probes<'a> {
-    /// Per child: the address of its distance byte, or [`Probes::LOOKUP`] and its number in
-    /// `located`.
+    /// Per child: the address of its byte and its view above [`Probes::VIEW_SHIFT`], or
+    /// [`Probes::LOOKUP`] and its number in `located`.
     children: Vec<u64>,
     located: Vec<Located>,
     /// The bytes addressed are borrowed for `'a`, as the [`Target`]s that lend them.
@@ -179,12 +195,19 @@ pub(crate) struct Probes<'a> {
 impl<'a> Probes<'a> {
     /// Above every address (user space leaves the top bit clear).
     const LOOKUP: u64 = 1 << 63;
+    /// Where a byte child's view starts: above every user-space address (48 bits).
+    const VIEW_SHIFT: u32 = 48;
+    const ADDRESS: u64 = (1 << Self::VIEW_SHIFT) - 1;
+    /// Views that fit between the address and [`Probes::LOOKUP`].
+    const VIEWS: usize = 1 << (63 - Self::VIEW_SHIFT);
 
-    /// A child whose distance byte is `byte`; starts its load.
+    /// A child whose value is in `byte`, read through view `view`; starts its load.
     #[inline(always)]
-    fn byte(&mut self, byte: &'a u8) {
+    fn byte(&mut self, byte: &'a u8, view: u64) {
         prefetch(byte);
-        self.children.push(byte as *const u8 as u64);
+        let address = byte as *const u8 as u64;
+        debug_assert!(address <= Self::ADDRESS && view < Self::VIEWS as u64);
+        self.children.push(address | view << Self::VIEW_SHIFT);
     }
 
     /// A child that the lookup located.
@@ -205,13 +228,14 @@ impl<'a> Probes<'a> {
     }
 
     /// The [`Outcome::order`] of the mover's outcome after the move into `child` (one of
-    /// `children`): from its distance byte where its key lends its bytes, else through the
-    /// lookup (and the overflow mark of a byte through the lookup too).
+    /// `children`): from its byte through its view where its key lends its entries, else
+    /// through the lookup (and the overflow mark of a byte through the lookup too).
     #[inline(always)]
     fn order_after(&self, child: u64, met: &Met, children: &dyn Lookup) -> u64 {
         if child & Self::LOOKUP == 0 {
-            let order = AFTER[Self::byte_of(child) as usize];
-            if order != u64::MAX {
+            let view = &met.views[(child >> Self::VIEW_SHIFT) as usize];
+            let order = view.after[(Self::byte_of(child) >> view.shift) as usize];
+            if order != Entries::OVERFLOW {
                 return order;
             }
         }
@@ -221,30 +245,26 @@ impl<'a> Probes<'a> {
             .order()
     }
 
-    /// The stored value of `child` (one of `children`), as [`Probes::order_after`] finds it.
+    /// The value of `child` (one of `children`) as the lookup reads it.
     #[inline(always)]
     fn outcome(&self, child: u64, met: &Met, children: &dyn Lookup) -> Outcome {
-        if child & Self::LOOKUP == 0 {
-            if let Some(outcome) = Entry(Self::byte_of(child)).decode(Encoding::DistanceByte) {
-                return outcome;
-            }
-        }
-        children.read(self.located_at(child, met))
+        Outcome::from_order(self.order_after(child, met, children)).before_move()
     }
 
-    /// The distance byte of a child located by its byte's address.
+    /// The byte of a child located by its byte's address.
     #[inline(always)]
     fn byte_of(child: u64) -> u8 {
         // SAFETY: the address was made from a `&'a u8` into a table that a `Target` borrows
         // for `'a`, which outlives these probes (`bytes`).
-        unsafe { *(child as usize as *const u8) }
+        unsafe { *((child & Self::ADDRESS) as usize as *const u8) }
     }
 
     /// Where a child lies for the lookup: an overflow mark's slot, or what it located.
     #[inline]
     fn located_at(&self, child: u64, met: &Met) -> Located {
         if child & Self::LOOKUP == 0 {
-            met.located(child as usize as *const u8)
+            let view = (child >> Self::VIEW_SHIFT) as usize;
+            met.located((child & Self::ADDRESS) as usize as *const u8, view)
         } else {
             self.located[(child & !Self::LOOKUP) as usize]
         }
@@ -766,7 +786,7 @@ impl<'a> Batch<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use morris_db::format::Entry;
+    use morris_db::format::{Encoding, Entry};
 
     /// Reads slot `s` of any key as a win in `300 + s` plies: a value no distance byte holds.
     struct Overflows;
@@ -783,36 +803,52 @@ mod tests {
     }
 
     /// A child's byte that holds the overflow mark, and a child the lookup located, are read
-    /// through the lookup at their own slots; a plain byte from the table.
+    /// through the lookup at their own slots; a plain byte from the table; a slot of a
+    /// two-bit key through the view of its bits.
     #[test]
     fn probes_read_overflowed_and_located_children_through_the_lookup() {
         let rules = Rules::nine();
         let key = Key::new(3, 3, 0, 0);
         let index = Index::new(rules.board(), key);
-        let entries = [Entry::OVERFLOW.0, 7, Entry::OVERFLOW.0];
+        let bytes = [Entry::OVERFLOW.0, 7, Entry::OVERFLOW.0];
         let mut met = Met::default();
-        met.add(Target {
+        let target = |key, encoding, bytes| Target {
             key,
             index: &index,
             slot: key_slot(key),
-            entries: Some(&entries),
-        });
-        let mut probes = Probes::default();
-        probes.byte(&entries[2]);
-        probes.located(Located::at(key_slot(key), 5));
-        probes.byte(&entries[1]);
-        probes.byte(&entries[0]);
+            entries: Some(Entries::stored(bytes, encoding)),
+            view: 0,
+        };
+        let first = met.add(target(key, Encoding::DistanceByte, &bytes));
+        // Slots 4..8: a loss, a win, a draw, a loss.
+        let two_bits = [0, 0b10_00_01_10];
+        let other = Key::new(4, 3, 0, 0);
+        let second = met.add(target(other, Encoding::Wdl2, &two_bits));
+        let (first, second) = (met.targets[first], met.targets[second]);
         let lookup = Overflows;
+        let mut probes = Probes::default();
+        first.probe(&lookup, 2, &mut probes);
+        probes.located(Located::at(key_slot(key), 5));
+        first.probe(&lookup, 1, &mut probes);
+        first.probe(&lookup, 0, &mut probes);
+        for slot in 4..8 {
+            second.probe(&lookup, slot, &mut probes);
+        }
         let orders: Vec<u64> = (probes.children.iter())
             .map(|&c| probes.order_after(c, &met, &lookup))
             .collect();
         let after = |outcome: Outcome| outcome.after_move().order();
         let seven = Entry(7).decode(Encoding::DistanceByte).expect("inline");
+        let (win, loss) = (Outcome::Win(1), Outcome::Loss(1));
         let expected = [
             after(Outcome::Win(302)),
             after(Outcome::Win(305)),
             after(seven),
             after(Outcome::Win(300)),
+            after(loss),
+            after(win),
+            after(Outcome::Draw),
+            after(loss),
         ];
         assert_eq!(orders, expected);
     }

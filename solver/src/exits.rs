@@ -4,7 +4,9 @@
 //! win or loss only when its distance to zeroing fits in the limit, else a draw), at distance
 //! 0; a move inside the pair keeps the child's distance to zeroing.
 
-use crate::{key_slot, Located, Lookup};
+use crate::entries::{after_table, AfterTable};
+use crate::{key_slot, Entries, Located, Lookup};
+use morris_db::format::Encoding;
 use morris_db::{Index, Key, Outcome};
 use morris_engine::Position;
 
@@ -14,23 +16,37 @@ pub struct Exits<'a> {
     pair: [usize; 2],
     /// The rule's limit N.
     limit: u32,
+    /// By encoding (the distance byte, the zeroing byte, two bits): how a child reached by a
+    /// zeroing ply is read from its entries, so that the passes read it directly as they do
+    /// in the plain game.
+    after: Box<[AfterTable; 3]>,
 }
 
 impl<'a> Exits<'a> {
     /// Every child read at counter 0 under the limit `limit` except those in `pair` (a key
-    /// and its colour swap; none for a placement key, whose every move zeroes).
+    /// and its colour swap; none for a placement key, whose every move zeroes). The entries
+    /// `inner` lends must be as stored ([`Entries::stored`]).
     pub fn new(inner: &'a dyn Lookup, pair: &[Key], limit: u16) -> Exits<'a> {
         let mut slots = [usize::MAX; 2];
         for (s, &k) in slots.iter_mut().zip(pair) {
             *s = key_slot(k);
         }
+        let limit = limit as u32;
+        let after = Box::new(ENCODINGS.map(|e| after_table(e, Some(limit))));
         Exits {
             inner,
             pair: slots,
-            limit: limit as u32,
+            limit,
+            after,
         }
     }
 }
+
+const ENCODINGS: [Encoding; 3] = [
+    Encoding::DistanceByte,
+    Encoding::ZeroingByte,
+    Encoding::Wdl2,
+];
 
 impl Lookup for Exits<'_> {
     #[inline]
@@ -49,6 +65,18 @@ impl Lookup for Exits<'_> {
 
     fn index_of(&self, key: Key) -> Option<&Index> {
         self.inner.index_of(key)
+    }
+
+    fn entries_of(&self, key: Key) -> Option<Entries<'_>> {
+        let stored = self.inner.entries_of(key)?;
+        if self.pair.contains(&key_slot(key)) {
+            return Some(stored);
+        }
+        let at = ENCODINGS.iter().position(|&e| e == stored.encoding)?;
+        Some(Entries {
+            after: &self.after[at],
+            ..stored
+        })
     }
 
     #[inline]

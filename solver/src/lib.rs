@@ -5,6 +5,7 @@ mod batch;
 mod cells;
 mod checked;
 mod encode;
+pub mod entries;
 pub mod exits;
 pub mod journal;
 pub mod lock;
@@ -24,6 +25,7 @@ pub mod unmove;
 pub mod value;
 pub mod verify;
 
+pub use entries::Entries;
 use morris_db::{Index, Key, Outcome};
 use morris_engine::Position;
 
@@ -47,12 +49,10 @@ pub trait Lookup: Sync {
         None
     }
 
-    /// The distance bytes of a solved key ([`morris_db::format::Encoding::DistanceByte`]),
-    /// where this lookup's reads of the key are those bytes as stored: a caller with many
-    /// slots to read (the placement pass) then reads them without a call each. `None` (the
-    /// default) where reads go through the lookup, which may change them (the no-capture
-    /// rule's [`exits::Exits`]) or keep them another way.
-    fn entries_of(&self, _key: Key) -> Option<&[u8]> {
+    /// The stored entries of a solved key with how this lookup reads them ([`Entries`]): a
+    /// caller with many slots to read (the forward passes) then reads each with a load instead
+    /// of calls. `None` (the default) where reads must go through the lookup.
+    fn entries_of(&self, _key: Key) -> Option<Entries<'_>> {
         None
     }
 

@@ -3,8 +3,8 @@
 //! table (see [`Store::reading_packed`]).
 
 use crate::checked::{Checked, Stamp};
-use crate::{key_of, key_slot, lost_already, prefetch, Located, Lookup, KEY_SLOTS};
-use morris_db::format::{file_name, Checks, DbError, Encoding, Metric, Table};
+use crate::{key_of, key_slot, lost_already, prefetch, Entries, Located, Lookup, KEY_SLOTS};
+use morris_db::format::{file_name, Checks, DbError, Metric, Table};
 use morris_db::{Index, Key, Outcome};
 use morris_engine::{Position, Rules};
 use std::path::{Path, PathBuf};
@@ -244,9 +244,9 @@ impl Lookup for Store {
         self.tables[key_slot(key)].get().map(|(index, _)| index)
     }
 
-    fn entries_of(&self, key: Key) -> Option<&[u8]> {
+    fn entries_of(&self, key: Key) -> Option<Entries<'_>> {
         let (_, table) = self.tables[key_slot(key)].get()?;
-        (table.encoding() == Encoding::DistanceByte).then(|| table.entries())
+        Some(Entries::stored(table.entries(), table.encoding()))
     }
 
     #[inline]

@@ -21,7 +21,6 @@ use crate::batch::{evaluate_range, Targets};
 use crate::exits::Exits;
 use crate::progress::Progress;
 use crate::Lookup;
-use morris_db::format::{Encoding, Entry};
 use morris_db::plan::UnitKind;
 use morris_db::{Index, Key, Metric, Outcome};
 use morris_engine::{Bitboard, Position, Rules};
@@ -70,17 +69,14 @@ pub fn verify_key(
     let n = index.size();
     let found = Mutex::new(Vec::new());
     // The stored value of slot `i` is read at `i`, without indexing the position again, where
-    // the lookup reads by slot; from the key's distance bytes where it lends them (a load, where
-    // the lookup's reads are two calls).
+    // the lookup reads by slot; from the key's entries where it lends them (a load, where the
+    // lookup's reads are two calls).
     let by_slot = lookup.index_of(key).is_some();
-    let bytes = lookup.entries_of(key);
-    let stored = |i: u64, pos: &Position| {
-        let byte = bytes.map(|b| Entry(b[i as usize]));
-        match byte.and_then(|b| b.decode(Encoding::DistanceByte)) {
-            Some(outcome) => outcome,
-            None if by_slot => lookup.read(lookup.probe_slot(key, i)),
-            None => lookup.outcome(pos),
-        }
+    let entries = lookup.entries_of(key);
+    let stored = |i: u64, pos: &Position| match entries.and_then(|e| e.outcome(i)) {
+        Some(outcome) => outcome,
+        None if by_slot => lookup.read(lookup.probe_slot(key, i)),
+        None => lookup.outcome(pos),
     };
     progress.start("verify", n);
     let (checked, bad) = (0..n.div_ceil(CHUNK))

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# The whole game under every seed site's own rules: builds, verifies, counts and packs each set
+# in turn, at nice 19, and goes on where it stopped when run again (solve, verify and pack
+# resume by themselves; a finished step leaves a marker and is skipped).
+#
+#   nohup bash scripts/solve-seeds.sh > ~/morris-dbs/seeds.log 2>&1 &
+#   SETS="nc50" bash scripts/solve-seeds.sh          # some sets only
+#   MORRIS_ROOT=/big/disk bash scripts/solve-seeds.sh
+#   MORRIS_ROOT=/tmp/s4 SCOPE="--stones 4" bash scripts/solve-seeds.sh   # a reduced game, as a
+#                                  # rehearsal (no checksum list; results files left alone)
+#
+# The sets, in this order (each reads the one before it on the same board rules):
+#   plain       the plain game (flying), which the rule's moving phase reads; its checksums are
+#               compared key by key with results/nine-checksums.txt (a verified solve)
+#   nc50        50 plies without a capture (seeds 001 and 003)
+#   nc100       100 plies without a capture (seed 004)
+#   plainpack   the plain game packed (after the rule sets, which read the raw plain tables)
+#   noflying    the plain game without flying (seed 001's "Sans vol")
+#   nofly-nc50  no flying and 50 plies without a capture (seed 001 with "Sans vol")
+#
+# Disk: all raw tables do not fit together (plain and no-flying 25.5 GiB each, a rule set
+# about 14 GiB), so a set's raw tables are deleted once they are verified, counted and
+# packed and nothing left to build reads them (PRUNE=0 keeps them). Every step's wall time is
+# appended to $ROOT/logs/times.tsv, its log to $ROOT/logs/<set>-<step>.log; the statistics go
+# to results/nine-<set>-stats.json. scripts/seeds-report.py turns them into the results files.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=${MORRIS_ROOT:-$HOME/morris-dbs}
+SETS=${SETS:-"plain nc50 nc100 plainpack noflying nofly-nc50"}
+PRUNE=${PRUNE:-1}
+SCOPE=${SCOPE:-}
+RESULTS=results
+[ -z "$SCOPE" ] || RESULTS=$ROOT/results
+mkdir -p "$ROOT/logs" "$ROOT/state" "$ROOT/bin" "$RESULTS"
+
+# One binary for the whole chain, kept outside the work tree, so that a rebuild of the
+# checkout during a run of hours changes nothing under it.
+if [ -n "${MORRIS_BIN:-}" ]; then
+  BIN=$MORRIS_BIN
+else
+  commit=$(git rev-parse --short HEAD)
+  BIN=$ROOT/bin/morris-$commit
+  if [ ! -x "$BIN" ]; then
+    cargo build --release -p morris
+    cp target/release/morris "$BIN.tmp" && mv "$BIN.tmp" "$BIN"
+  fi
+fi
+echo "binary $BIN ($($BIN --version))"
+
+# The directory and flags of a set; the packed set goes to "<dir>-<set>-packed".
+dir_of() {
+  case $1 in
+    plain|nc50|nc100|plainpack) echo "$ROOT/nine" ;;
+    noflying|nofly-nc50) echo "$ROOT/nine-noflying" ;;
+  esac
+}
+flags_of() {
+  case $1 in
+    plain|plainpack) echo "$SCOPE" ;;
+    nc50) echo "$SCOPE --moves-without-capture 50" ;;
+    nc100) echo "$SCOPE --moves-without-capture 100" ;;
+    noflying) echo "$SCOPE --no-flying" ;;
+    nofly-nc50) echo "$SCOPE --no-flying --moves-without-capture 50" ;;
+  esac
+}
+
+# The file names' start of a set's tables (db/src/format/header.rs, file_name).
+prefix_of() {
+  local name=nine stones
+  case $1 in noflying|nofly-nc50) name+=-noflying ;; esac
+  stones=$(sed -n 's/.*--stones \([0-9]*\).*/\1/p' <<< "$SCOPE")
+  [ -z "$stones" ] || name+=-s$stones
+  case $1 in
+    nc50|nofly-nc50) name+=-nc50 ;;
+    nc100) name+=-nc100 ;;
+  esac
+  echo "$name"
+}
+
+# Runs step $2 of set $1 unless its marker says it is done: "$@" from $3 on, at nice 19, its
+# output appended to the step's log and its wall time to times.tsv.
+step() {
+  local set=$1 name=$2
+  shift 2
+  local marker="$ROOT/state/$set.$name.done" log="$ROOT/logs/$set-$name.log"
+  if [ -f "$marker" ]; then
+    echo "=== $set $name: done before"
+    return 0
+  fi
+  echo "=== $set $name: start $(date -u +%FT%TZ)"
+  echo "# $(date -u +%FT%TZ) $BIN: $*" >> "$log"
+  local start status
+  start=$(date +%s)
+  set +e
+  if [ "$(type -t "$1")" = function ]; then
+    "$@"
+  else
+    nice -n 19 "$@"
+  fi 2>&1 | tr '\r' '\n' | grep -v '^$' >> "$log"
+  status=${PIPESTATUS[0]}
+  set -e
+  local secs=$(( $(date +%s) - start ))
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$set" "$name" "$secs" "$status" "$(date -u +%FT%TZ)" \
+    "$(basename "$BIN")" >> "$ROOT/logs/times.tsv"
+  if [ "$status" != 0 ]; then
+    echo "=== $set $name: FAILED (exit $status) after $secs s; see $log" >&2
+    tail -5 "$log" >&2
+    exit "$status"
+  fi
+  touch "$marker"
+  echo "=== $set $name: done in $secs s"
+}
+
+# The plain tables against the checksums of a verified solve, key by key.
+check_plain() {
+  local dir=$1
+  nice -n 19 "$BIN" db info "$dir" | grep -E '^nine-[0-9]+-[0-9]+-[0-9]+-[0-9]+\.mdb:' | sort > "$ROOT/logs/plain-checksums.txt"
+  grep -v '^#' results/nine-checksums.txt | sort > "$ROOT/logs/plain-expected.txt"
+  if ! diff -q "$ROOT/logs/plain-expected.txt" "$ROOT/logs/plain-checksums.txt" > /dev/null; then
+    diff "$ROOT/logs/plain-expected.txt" "$ROOT/logs/plain-checksums.txt" | head -20
+    echo "the plain tables differ from results/nine-checksums.txt" >&2
+    return 1
+  fi
+  echo "all $(wc -l < "$ROOT/logs/plain-checksums.txt") plain tables equal results/nine-checksums.txt"
+}
+
+# Builds, verifies, counts and packs one set.
+build_set() {
+  local set=$1 dir flags packed
+  dir=$(dir_of "$set")
+  read -r -a flags <<< "$(flags_of "$set")"
+  packed="$ROOT/nine-$set-packed"
+  mkdir -p "$dir"
+  step "$set" solve "$BIN" solve --db "$dir" "${flags[@]}"
+  if [ "$set" = plain ]; then
+    [ -n "$SCOPE" ] || step "$set" checksums check_plain "$dir"
+    return
+  fi
+  step "$set" verify "$BIN" verify --db "$dir" "${flags[@]}" --journal "$ROOT/state/$set.verify.journal"
+  step "$set" stats stats_json "$set" "$dir" "${flags[@]}"
+  step "$set" positions positions "$dir" "${flags[@]}"
+  step "$set" pack "$BIN" pack --db "$dir" --out "$packed" "${flags[@]}"
+  step "$set" pack-verify "$BIN" pack --db "$dir" --out "$packed" "${flags[@]}" --verify \
+    --journal "$ROOT/state/$set.pack-verify.journal"
+  step "$set" latency "$BIN" pack --db "$dir" --out "$packed" "${flags[@]}" --latency 2000
+  step "$set" disk disk "$set" "$dir" "$packed"
+}
+
+# results/nine-<set>-stats.json, exactly as `morris stats --json` prints it (written whole or
+# not at all), and the table in the step's log.
+stats_json() {
+  local set=$1 dir=$2
+  shift 2
+  nice -n 19 "$BIN" stats --db "$dir" "$@" --json > "$ROOT/logs/$set-stats.json.tmp"
+  mv "$ROOT/logs/$set-stats.json.tmp" "$RESULTS/nine-$set-stats.json"
+  nice -n 19 "$BIN" stats --db "$dir" "$@"
+}
+
+# Bytes on disk of a set: its own raw tables, and its packed set.
+disk() {
+  local set=$1 dir=$2 packed=$3
+  echo "raw $(stat -c %s "$dir/$(prefix_of "$set")"-[0-9]*.mdb | awk '{s += $1} END {print s}')"
+  echo "packed $(du -sb "$packed" | cut -f1)"
+}
+
+# The start position and Gasser's positions (results/gasser-positions.txt) under a set's rules.
+positions() {
+  local dir=$1
+  shift
+  local all=(startpos
+    'W:a1,a7,g1 B:d2,d6 b 6 7'
+    'W:b6,d2,f2,f4,g1 B:b4,d1,d6,g4 b 4 5'
+    'W:b4,d3,d6,e4,f2 B:c4,d2,d5,f4 b 4 5')
+  # A reduced game has its own start position only.
+  [ -z "$SCOPE" ] || all=(startpos)
+  for pos in "${all[@]}"; do
+    echo "== $pos"
+    "$BIN" query --db "$dir" "$@" "$pos"
+  done
+}
+
+# The raw files of a set (its metric's tables) once nothing left to build reads them.
+prune() {
+  [ "$PRUNE" = 1 ] || return 0
+  local set=$1 dir
+  dir=$(dir_of "$set")
+  for s in verify stats positions pack pack-verify latency disk; do
+    [ -f "$ROOT/state/$set.$s.done" ] || return 0
+  done
+  case $set in
+    nc50|nc100|nofly-nc50) rm -f "$dir/$(prefix_of "$set")"-[0-9]*.mdb ;;
+    *) return 0 ;;
+  esac
+  echo "=== $set: raw tables removed (packed set kept)"
+}
+
+for set in $SETS; do
+  case $set in
+    plain) build_set plain ;;
+    nc50|nc100|noflying|nofly-nc50) build_set "$set" ;;
+    plainpack)
+      dir=$(dir_of plain)
+      read -r -a flags <<< "$SCOPE"
+      step plain pack "$BIN" pack --db "$dir" --out "$ROOT/nine-plain-packed" "${flags[@]}"
+      step plain pack-verify "$BIN" pack --db "$dir" --out "$ROOT/nine-plain-packed" "${flags[@]}" \
+        --verify --journal "$ROOT/state/plain.pack-verify.journal"
+      step plain latency "$BIN" pack --db "$dir" --out "$ROOT/nine-plain-packed" "${flags[@]}" \
+        --latency 2000
+      step plain disk disk plain "$dir" "$ROOT/nine-plain-packed" ;;
+    *) echo "unknown set $set (plain nc50 nc100 plainpack noflying nofly-nc50)" >&2; exit 2 ;;
+  esac
+  prune "$set"
+done
+echo "=== all sets done: python3 scripts/seeds-report.py writes the results files"
