@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
-# The long runs that the open issues wait for, for a machine that stays up for a day (or is
-# kept between sessions): the plain Nine Men's Morris (both phases, which the others read),
-# then the shortest first: the whole game packed (issue 13, about an hour), the moving phase
-# of Twelve Men's Morris (issue 15, about three hours), the no-capture rule at N = 50 and 100
-# over the whole game (issue 11, the longest; one results file for both). Every step is
-# resumable, verification included (journals of the keys that passed), so after an
-# interruption the same command goes on where it stopped; a step that finds its output
-# complete takes seconds. At nice 19 throughout: run it in the background and work beside it.
+# The runs of hours, for a machine that stays up for a day (or is kept between runs): the
+# plain Nine Men's Morris (both phases, which the others read), then the shortest first: the
+# whole game packed (about an hour), the moving phase of Twelve Men's Morris (about three
+# hours), the no-capture rule at N = 50 and 100 over the whole game (the longest; one results
+# file for both). Every step is resumable, verification included (journals of the keys that
+# passed), so after an interruption the same command goes on where it stopped; a step that
+# finds its output complete takes seconds. At nice 19 throughout: run it in the background and work beside it.
 #
 #   nohup bash scripts/long-runs.sh > dbs/long-runs.log 2>&1 &
 #   MORRIS_DB=/big/disk/nine TWELVE_DB=/big/disk/twelve bash scripts/long-runs.sh

@@ -1,4 +1,4 @@
-//! Text forms of positions and moves (RULES.md section 4), parsed and printed so that
+//! Text forms of positions and moves (docs/rules.md section 4), parsed and printed so that
 //! `parse(print(x)) == x` for every valid value.
 
 use crate::bitboard::{Bitboard, Point};

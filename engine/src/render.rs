@@ -1,4 +1,4 @@
-//! The board drawn as text, in the layout of RULES.md: points at their grid places, joined by
+//! The board drawn as text, in the layout of docs/rules.md: points at their grid places, joined by
 //! `-`, `|`, `/` and `\`. Empty points show their names so that moves can be read off the
 //! drawing; stones show `W` or `B`.
 

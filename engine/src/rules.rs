@@ -171,7 +171,7 @@ impl Rules {
         }
     }
 
-    /// The standard rules of a game (RULES.md).
+    /// The standard rules of a game (docs/rules.md).
     pub const fn standard(game: Game) -> Rules {
         let (stones, flying) = match game {
             Game::Nine => (9, true),

@@ -1,4 +1,4 @@
-//! Dara (RULES.md section 2): its rules, and perft against the counts in
+//! Dara (docs/rules.md section 2): its rules, and perft against the counts in
 //! `tests/data/perft-dara.txt` (format at its top).
 //!
 //! The counts are checked twice: by the engine, and by a naive generator written here from the
@@ -227,7 +227,7 @@ impl Naive {
         self.moves().iter().map(|(_, n)| n.perft(depth - 1)).sum()
     }
 
-    /// The position in the notation of RULES.md, points sorted, to compare with the engine's.
+    /// The position in the notation of docs/rules.md, points sorted, to compare with the engine's.
     fn notation(&self) -> String {
         let list = |colour: u8| {
             let mut v = Vec::new();

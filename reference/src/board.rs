@@ -1,4 +1,4 @@
-//! The boards of the family, written out by hand from RULES.md sections 1 and 2.
+//! The boards of the family, written out by hand from docs/rules.md sections 1 and 2.
 //!
 //! Nothing here is derived or computed from coordinates: every board's point names, the pairs
 //! of neighbouring points and the lines of three are listed literally, so that a mistake in the
@@ -19,7 +19,7 @@ pub enum Board {
     Three,
 }
 
-// Nine Men's Morris (RULES.md section 1). The point names are in the order used for point
+// Nine Men's Morris (docs/rules.md section 1). The point names are in the order used for point
 // numbers and bit masks: a1 is point 0 (bit 0), g7 is point 23; rows from the bottom, left to
 // right inside a row. This is also the engine's numbering on every board, so masks of the two
 // crates can be compared directly.
@@ -165,7 +165,7 @@ const SIX_LINES: [[&str; 3]; 8] = [
 ];
 
 // Three Men's Morris and tic-tac-toe: a 3x3 grid. Steps are orthogonal, plus the four
-// diagonal steps between a corner and the centre (RULES.md section 2).
+// diagonal steps between a corner and the centre (docs/rules.md section 2).
 #[rustfmt::skip]
 const THREE_NAMES: [&str; 9] = [
     "a1", "b1", "c1",

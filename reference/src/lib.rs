@@ -1,5 +1,5 @@
 //! `morris-reference`: a deliberately naive, independent implementation of Nine Men's Morris
-//! and of the family of RULES.md (Twelve, Six, Lasker, Three Men's Morris, tic-tac-toe; the
+//! and of the family of docs/rules.md (Twelve, Six, Lasker, Three Men's Morris, tic-tac-toe; the
 //! grid game has its own naive generator in the engine's tests), used only by tests to check
 //! the engine and the solver.
 //!

@@ -1,4 +1,4 @@
-//! The no-capture draw rule (RULES.md section 3, `--moves-without-capture N`) solved the plain
+//! The no-capture draw rule (docs/rules.md section 3, `--moves-without-capture N`) solved the plain
 //! way, with the counter as part of the state, to check solvers that answer the rule from
 //! distances instead.
 //!

@@ -1,4 +1,4 @@
-//! A position as a plain array of cells, with its text form (RULES.md section 4), and the
+//! A position as a plain array of cells, with its text form (docs/rules.md section 4), and the
 //! games and rule options the reference knows.
 
 use crate::board::{Board, MAX_POINTS};
@@ -27,7 +27,7 @@ impl Color {
     }
 }
 
-/// The games of RULES.md the reference plays (all but the grid game, which has its own naive
+/// The games of docs/rules.md the reference plays (all but the grid game, which has its own naive
 /// generator in the engine's tests).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Game {
@@ -102,7 +102,7 @@ impl Variant {
         }
     }
 
-    /// The rules of RULES.md for `game`: Nine 9 stones, Twelve 12, Lasker 10, all three with
+    /// The rules of docs/rules.md for `game`: Nine 9 stones, Twelve 12, Lasker 10, all three with
     /// flying; Six 6 stones without flying; Three 3; tic-tac-toe 5 for the first player (the
     /// second places 4 before the board is full).
     pub fn standard(game: Game) -> Variant {

@@ -1,4 +1,4 @@
-//! A record of the checks a long run has passed, so that a run cut short (a session's end, a
+//! A record of the checks a long run has passed, so that a run cut short (a killed process, a
 //! reboot) goes on where it stopped instead of starting over: `verify` of the whole game takes
 //! hours.
 //!

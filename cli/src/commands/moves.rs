@@ -8,7 +8,7 @@ use morris_engine::{legal_moves, Outcome, Reason};
     after_help = "Examples:\n  morris moves startpos\n  morris moves 'W:a1,d1,a4 B:g7,g4,g1,d6 w 0 0'"
 )]
 pub struct Args {
-    /// The position (notation of RULES.md, or `startpos`)
+    /// The position (notation of docs/rules.md, or `startpos`)
     position: String,
     #[command(flatten)]
     rules: RuleArgs,

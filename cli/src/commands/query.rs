@@ -16,7 +16,7 @@ move) that settles it; plies stays the distance to the end without the rule.\n\n
 Examples:\n  morris query --db dbs/nine 'W:d7,g1,g7 B:a4,d5,g4 b 0 0'\n  morris query --db dbs/nine --json 'W:a1,d1,g1,b4 B:a7,d7,g7 w'\n  morris query --db dbs/nine --moves-without-capture 50 --counter 10 'W:d7,g1,g7 B:a4,d5,g4 b'"
 )]
 pub struct Args {
-    /// The position (notation of RULES.md)
+    /// The position (notation of docs/rules.md)
     position: String,
     /// The database directory
     #[arg(long, value_name = "DIR")]

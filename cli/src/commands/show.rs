@@ -8,7 +8,7 @@ use morris_engine::render;
     after_help = "Examples:\n  morris show startpos\n  morris show 'W:d7,g1,g7 B:a4,d5,g4 b 0 0'"
 )]
 pub struct Args {
-    /// The position (notation of RULES.md, or `startpos`)
+    /// The position (notation of docs/rules.md, or `startpos`)
     position: String,
     #[command(flatten)]
     rules: RuleArgs,
