@@ -134,6 +134,8 @@ build_set() {
   step "$set" solve "$BIN" solve --db "$dir" "${flags[@]}"
   if [ "$set" = plain ]; then
     [ -n "$SCOPE" ] || step "$set" checksums check_plain "$dir"
+    # The plain counts that each rule set's are checked against, key by key.
+    step "$set" stats stats_json "$set" "$dir" "${flags[@]}"
     return
   fi
   step "$set" verify "$BIN" verify --db "$dir" "${flags[@]}" --journal "$ROOT/state/$set.verify.journal"
