@@ -44,7 +44,9 @@ for s in $STEPS; do
             step plain target/release/morris solve --db "$DB"
             [ -z "$follower" ] || wait "$follower" ;;
         nocapture)
-            step nocapture env MORRIS_DB="$DB" LIMITS="50 100" bash scripts/solve-nocapture.sh ;;
+            # The seed sites' rule sets (scripts/solve-seeds.sh): its tables sit in <root>/nine.
+            step nocapture env MORRIS_ROOT="$(dirname "$DB")" SETS="plain nc50 nc100" \
+                bash scripts/solve-seeds.sh ;;
         # This script's STEPS is not pack-full.sh's: that one keeps its own default steps.
         pack) step pack env -u STEPS MORRIS_DB="$DB" PACKED="$DB-packed" bash scripts/pack-full.sh ;;
         twelve) step twelve env MORRIS_DB="$TWELVE_DB" bash scripts/solve-twelve.sh ;;
