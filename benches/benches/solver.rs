@@ -6,9 +6,9 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use morris_db::plan::{placement_keys, plan};
 use morris_db::slots;
 use morris_engine::Rules;
-use morris_solver::memory::Solution;
 use morris_solver::placement::solve_key;
 use morris_solver::progress::Silent;
+use morris_solver::solution::Solution;
 
 fn solve_moving(c: &mut Criterion) {
     let rules = Rules::nine();

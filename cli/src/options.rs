@@ -2,58 +2,47 @@
 
 use crate::Failure;
 use clap::Args;
-use morris_engine::{Game, Position, Rules};
+use morris_engine::rule_set::RuleError;
+use morris_engine::{Position, RuleSet, Rules};
 
+/// The rule options of a command (`--rules`, `--game`, `--no-flying`, `--flying`, `--stones`,
+/// `--moves-without-capture`): read and checked by the engine's [`RuleSet`], as the server's
+/// parameters and Python's arguments are.
 #[derive(Args, Clone, Debug)]
 pub struct RuleArgs {
-    /// The game: nine, twelve, six, lasker, three, tictactoe, dara
-    #[arg(long, default_value = "nine", value_parser = parse_game)]
-    pub game: Game,
-    /// Forbid flying at three stones (its own databases: values differ)
-    #[arg(long, conflicts_with = "flying")]
-    pub no_flying: bool,
-    /// Allow flying at three stones where the game's standard rules do not (Six Men's Morris)
-    #[arg(long)]
-    pub flying: bool,
-    /// Stones per player, for reduced games (default: the game's own number)
-    #[arg(long, value_name = "N")]
-    pub stones: Option<u8>,
-    /// The no-capture draw rule: the game is drawn after N plies in a row without a capture
-    /// or a placement (a winning ply still wins); its own tables, beside the plain ones
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
-    pub moves_without_capture: Option<u16>,
-}
-
-fn parse_game(s: &str) -> Result<Game, String> {
-    s.parse()
-        .map_err(|e: morris_engine::rules::UnknownGame| e.to_string())
+    #[command(flatten)]
+    pub options: morris_engine::rule_set::RuleArgs,
 }
 
 impl RuleArgs {
-    /// The rules these options name, checked: a stone count the engine cannot hold is a
+    /// The rule set these options name, checked: a stone count the engine cannot hold is a
     /// one-line input error here rather than an assertion deep in a solve, or hours of work on
     /// a game whose plan cannot fit anywhere.
+    pub fn rule_set(&self) -> Result<RuleSet, Failure> {
+        self.options.rule_set().map_err(rule_error)
+    }
+
+    /// The rules of the move generator these options name, checked.
     pub fn rules(&self) -> Result<Rules, Failure> {
-        let mut r = Rules::standard(self.game);
-        if self.no_flying {
-            r.flying = false;
-        }
-        if self.flying {
-            r.flying = true;
-        }
-        if let Some(n) = self.stones {
-            r = r
-                .with_stones(n)
-                .map_err(|e| Failure::input(format!("--{e}")))?;
-        }
-        Ok(r)
+        Ok(self.rule_set()?.rules())
     }
 
     /// The tables these options name: the plain game, or the no-capture rule.
-    pub fn metric(&self) -> morris_db::Metric {
-        self.moves_without_capture
-            .map_or(morris_db::Metric::Plain, morris_db::Metric::NoCapture)
+    pub fn metric(&self) -> Result<morris_db::Metric, Failure> {
+        Ok(metric(&self.rule_set()?))
     }
+}
+
+/// The tables of a rule set: the plain game, or the no-capture rule.
+pub fn metric(set: &RuleSet) -> morris_db::Metric {
+    set.moves_without_capture()
+        .map_or(morris_db::Metric::Plain, morris_db::Metric::NoCapture)
+}
+
+/// A rule option refused: bad input, in the words the server and Python use, with the
+/// command line's flags.
+pub fn rule_error(e: RuleError) -> Failure {
+    Failure::input(e.cli())
 }
 
 /// Parses a position for the command line: a bad one is an input error naming the problem.

@@ -6,6 +6,44 @@
 //! tables a solve reads. Under a hypervisor each TLB miss is a two-dimensional page walk:
 //! measured here with an earlier 5 MiB pattern table, backing it with 2 MiB pages took the
 //! index benchmark from 10.5 to 19.5 M/s under the same load.
+//!
+//! The plain and the atomic view are two types, and a table passes from one to the other only
+//! by value ([`HugeTable::into_atomics`]): were both views lent by `&self`, safe code could
+//! store through an atomic while a `&[u32]` of the same word is alive, which is undefined
+//! behaviour. Both views stay a pointer and a length, so a look-up is still one load.
+//!
+//! A table is filled through its plain view, then handed to the threads as atomics:
+//!
+//! ```
+//! use core::sync::atomic::Ordering::Relaxed;
+//! use morris_db::huge::HugeTable;
+//!
+//! let mut table = HugeTable::zeroed(4);
+//! table[0] = 1;
+//! let atomics = table.into_atomics();
+//! atomics.as_atomics()[0].fetch_add(1, Relaxed);
+//! assert_eq!(atomics.as_atomics()[0].load(Relaxed), 2);
+//! ```
+//!
+//! but a plain view cannot outlive the move into atomics:
+//!
+//! ```compile_fail,E0505
+//! use core::sync::atomic::Ordering::Relaxed;
+//! use morris_db::huge::HugeTable;
+//!
+//! let table = HugeTable::zeroed(4);
+//! let plain: &[u32] = &table;
+//! let atomics = table.into_atomics();
+//! atomics.as_atomics()[0].store(1, Relaxed);
+//! assert_eq!(plain[0], 0);
+//! ```
+//!
+//! and the atomic table has no plain view:
+//!
+//! ```compile_fail,E0308
+//! let atomics = morris_db::huge::HugeTable::zeroed(4).into_atomics();
+//! let plain: &[u32] = &atomics;
+//! ```
 
 use core::ops::{Deref, DerefMut};
 use core::sync::atomic::AtomicU32;
@@ -38,8 +76,8 @@ enum Backing {
 // SAFETY: the table owns its memory exclusively (like a Vec<u32>); the pointer is only a cache
 // of the backing store's address, which does not move.
 unsafe impl Send for HugeTable {}
-// SAFETY: shared access only reads, or writes through atomics (`as_atomics`); plain writes
-// need `&mut` (`DerefMut`).
+// SAFETY: shared access only reads (`Deref`, `as_bytes`); writes need `&mut` (`DerefMut`,
+// `as_bytes_mut`), and the atomic view needs the table itself (`into_atomics`).
 unsafe impl Sync for HugeTable {}
 
 impl HugeTable {
@@ -82,13 +120,10 @@ impl HugeTable {
         HugeTable::zeroed(bytes.div_ceil(4))
     }
 
-    /// The words as atomics, for threads that update them concurrently.
-    #[inline]
-    pub fn as_atomics(&self) -> &[AtomicU32] {
-        // SAFETY: `ptr` points to `len` initialised, aligned u32 owned by `self`; AtomicU32 has
-        // the size and alignment of u32 and allows shared mutation, and no `&mut` view can
-        // coexist with this shared borrow.
-        unsafe { core::slice::from_raw_parts(self.ptr as *const AtomicU32, self.len) }
+    /// The words as atomics, for threads that update them concurrently. Taking the table by
+    /// value ends every plain borrow of it first.
+    pub fn into_atomics(self) -> AtomicHugeTable {
+        AtomicHugeTable(self)
     }
 
     /// The memory as bytes (`4 * len` of them).
@@ -123,6 +158,25 @@ impl DerefMut for HugeTable {
     }
 }
 
+/// A [`HugeTable`] whose words are atomics: the only view it lends, so shared mutation never
+/// meets a plain borrow of the same memory.
+pub struct AtomicHugeTable(HugeTable);
+
+// `Send` and `Sync` come from the inner table: shared access goes through atomics only.
+
+impl AtomicHugeTable {
+    /// The words as atomics.
+    #[inline]
+    pub fn as_atomics(&self) -> &[AtomicU32] {
+        let t = &self.0;
+        // SAFETY: `ptr` points to `len` initialised, aligned u32 owned by the table; AtomicU32
+        // has the size and alignment of u32 and allows shared mutation; and this type lends no
+        // other view of the memory, so no plain borrow of it coexists with this one (the
+        // inner table's plain views are never called on it).
+        unsafe { core::slice::from_raw_parts(t.ptr as *const AtomicU32, t.len) }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,10 +189,14 @@ mod tests {
             assert!(t.iter().all(|&w| w == 0));
             t[len - 1] = 0x0102_0304;
             assert_eq!(t.as_bytes()[4 * len - 4..], 0x0102_0304u32.to_ne_bytes());
-            t.as_atomics()[0].fetch_add(7, Relaxed);
-            assert_eq!(t[0], 7);
             t.as_bytes_mut()[0] = 9;
             assert_eq!(t[0] & 0xff, 9);
+            // The atomics are the same words: what the plain view wrote, and what they add.
+            let first = t[0];
+            let t = t.into_atomics();
+            t.as_atomics()[0].fetch_add(7, Relaxed);
+            assert_eq!(t.as_atomics()[0].load(Relaxed), first + 7);
+            assert_eq!(t.as_atomics()[len - 1].load(Relaxed), 0x0102_0304);
         }
     }
 }

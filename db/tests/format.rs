@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use morris_db::format::info::{inspect, render};
 use morris_db::format::{
-    file_name, write_table, Block, Checks, DbError, Encoding, Entry, Metric, Table, Writer,
+    file_name, write_table, Checks, DbError, EncodedBlock, Encoding, Entry, Metric, Table, Writer,
     HEADER_LEN,
 };
 use morris_db::{slots, Key, Outcome, Value};
@@ -163,8 +163,12 @@ fn written(
                 w.push(outcome(i)).unwrap();
             }
         } else {
-            w.push_block(&Block::encode(encoding, r[0], (r[0]..r[1]).map(outcome)))
-                .unwrap();
+            w.push_block(&EncodedBlock::encode(
+                encoding,
+                r[0],
+                (r[0]..r[1]).map(outcome),
+            ))
+            .unwrap();
         }
     }
     w.finish().unwrap();
@@ -209,7 +213,7 @@ fn blocks_out_of_place_or_unencodable_are_refused() {
     let mut w = Writer::create(&path, rules, KEY).unwrap();
     // Not where the table is.
     let err = w
-        .push_block(&Block::encode(
+        .push_block(&EncodedBlock::encode(
             Encoding::DistanceByte,
             5,
             (5..9).map(outcome_of),
@@ -218,7 +222,7 @@ fn blocks_out_of_place_or_unencodable_are_refused() {
     assert!(err.to_string().contains("at slot 5"), "{err}");
     // Another encoding.
     let err = w
-        .push_block(&Block::encode(
+        .push_block(&EncodedBlock::encode(
             Encoding::ZeroingByte,
             0,
             (0..9).map(zeroing_of),
@@ -228,13 +232,13 @@ fn blocks_out_of_place_or_unencodable_are_refused() {
     // A plain distance of the wrong parity has no byte.
     let bad = [Outcome::Draw, Outcome::Win(2)];
     let err = w
-        .push_block(&Block::encode(Encoding::DistanceByte, 0, bad))
+        .push_block(&EncodedBlock::encode(Encoding::DistanceByte, 0, bad))
         .unwrap_err();
     assert!(err.to_string().contains("slot 1"), "{err}");
     // Past the end.
     let n = slots(rules.board(), KEY);
     let err = w
-        .push_block(&Block::encode(
+        .push_block(&EncodedBlock::encode(
             Encoding::DistanceByte,
             0,
             (0..n + 1).map(outcome_of),
@@ -242,7 +246,7 @@ fn blocks_out_of_place_or_unencodable_are_refused() {
         .unwrap_err();
     assert!(err.to_string().contains("more than"), "{err}");
     // Nothing refused was written: the table still takes every slot from 0.
-    w.push_block(&Block::encode(
+    w.push_block(&EncodedBlock::encode(
         Encoding::DistanceByte,
         0,
         (0..n).map(outcome_of),

@@ -11,6 +11,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod render;
+pub mod rule_set;
 pub mod rules;
 
 pub use bitboard::{Bitboard, Point};
@@ -19,5 +20,6 @@ pub use error::{MoveError, PositionError};
 pub use movegen::{count_moves, for_each_move, legal_moves};
 pub use moves::Move;
 pub use perft::perft;
-pub use position::{Color, Outcome, Position, Reason};
+pub use position::{Color, GameEnd, Position, Reason};
+pub use rule_set::{Preset, RuleError, RuleSet};
 pub use rules::{Game, Rules};

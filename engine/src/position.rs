@@ -63,7 +63,7 @@ pub enum Reason {
 
 /// The end of a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum GameEnd {
     Win { winner: Color, reason: Reason },
     Draw,
 }
@@ -181,11 +181,11 @@ impl Position {
 
     /// The game is over before the side to move plays, without looking at its moves: a side
     /// is below the minimum of stones, or (where a line wins) the side that just moved has one.
-    pub fn decided(&self, rules: &Rules) -> Option<Outcome> {
+    pub fn decided(&self, rules: &Rules) -> Option<GameEnd> {
         let min = rules.min_stones();
         for c in [self.side, !self.side] {
             if self.stones(c).count() + (self.in_hand(c) as u32) < min {
-                return Some(Outcome::Win {
+                return Some(GameEnd::Win {
                     winner: !c,
                     reason: Reason::TooFewStones,
                 });
@@ -195,7 +195,7 @@ impl Position {
             let board = rules.board();
             for c in [!self.side, self.side] {
                 if board.lines().iter().any(|l| l.is_subset_of(self.stones(c))) {
-                    return Some(Outcome::Win {
+                    return Some(GameEnd::Win {
                         winner: c,
                         reason: Reason::Line,
                     });
@@ -206,15 +206,15 @@ impl Position {
     }
 
     /// The result of the game if it is over here, including "no legal move".
-    pub fn outcome(&self, rules: &Rules) -> Option<Outcome> {
+    pub fn outcome(&self, rules: &Rules) -> Option<GameEnd> {
         if let Some(o) = self.decided(rules) {
             return Some(o);
         }
         if crate::movegen::count_moves(self, rules) == 0 {
             return Some(if rules.blocked_is_draw() {
-                Outcome::Draw
+                GameEnd::Draw
             } else {
-                Outcome::Win {
+                GameEnd::Win {
                     winner: !self.side,
                     reason: Reason::NoMoves,
                 }

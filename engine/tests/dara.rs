@@ -12,7 +12,7 @@ mod common;
 use common::perft_counts;
 use morris_engine::movegen::is_legal;
 use morris_engine::{
-    legal_moves, perft, Color, Game, Move, MoveError, Outcome, Position, Reason, Rules,
+    legal_moves, perft, Color, Game, GameEnd, Move, MoveError, Position, Reason, Rules,
 };
 
 fn dara() -> Rules {
@@ -471,7 +471,7 @@ fn two_lines_at_once_take_one_stone() {
 #[test]
 fn blocked_side_loses() {
     let rules = dara();
-    let no_moves = Some(Outcome::Win {
+    let no_moves = Some(GameEnd::Win {
         winner: Color::White,
         reason: Reason::NoMoves,
     });
@@ -495,7 +495,7 @@ fn fewer_than_three_stones_loses() {
     let after = pos.play(pos.parse_move("c2-d2xf4", &rules).unwrap());
     assert_eq!(
         after.outcome(&rules),
-        Some(Outcome::Win {
+        Some(GameEnd::Win {
             winner: Color::White,
             reason: Reason::TooFewStones
         })

@@ -10,7 +10,8 @@ in plies to the end of the game under perfect play; a move with its capture is o
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+import json
+from typing import Any, Dict, NamedTuple, Optional, Union
 
 import numpy as np
 
@@ -58,12 +59,12 @@ class Sample(NamedTuple):
     value: np.ndarray
     plies: np.ndarray
 
-    def position(self, i: int, game: str = "nine", flying: Optional[bool] = None,
-                 stones: Optional[int] = None) -> Position:
+    def position(self, i: int, game: Optional[str] = None, flying: Optional[bool] = None,
+                 stones: Optional[int] = None, rules: Optional[str] = None) -> Position:
         """Row ``i`` as a Position (give the tablebase's rules)."""
         return Position.from_bitboards(
             int(self.white[i]), int(self.black[i]), "wb"[int(self.side[i])],
-            int(self.hands[i, 0]), int(self.hands[i, 1]), game, flying, stones)
+            int(self.hands[i, 0]), int(self.hands[i, 1]), game, flying, stones, rules)
 
 
 class Tablebase(_Tablebase):
@@ -73,6 +74,17 @@ class Tablebase(_Tablebase):
     file and the command that builds it. Probing releases the GIL, so threads can probe in
     parallel.
     """
+
+    def query(self, pos: Union[Position, str], counter: int = 0,
+              turns_left: Optional[int] = None) -> Dict[str, Any]:
+        """The whole answer for a position, as ``morris query --json`` and the server's
+        ``/api/query`` give it (docs/answer.md): ``value``, ``plies``, ``category``, ``dtz``,
+        ``counter``, ``turns_left``, ``source``, ``position``, ``side``, ``rules``, ``over``
+        and ``moves``, every move with ``move``, ``value``, ``plies``, ``category``, ``dtz``,
+        ``zeroing``, ``from``, ``to``, ``capture`` and ``position``; ``None`` where a field
+        does not apply. ``turns_left`` answers under a turn limit (not with the no-capture
+        rule)."""
+        return json.loads(self._query_json(pos, counter, turns_left))
 
     def sample(self, n: int, key: Optional[str] = None, seed: int = 0) -> Sample:
         """``n`` random positions of the solved keys (or of one key such as ``"3-3-0-0"``),

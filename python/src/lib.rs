@@ -7,7 +7,9 @@
 
 use morris_db::format::{file_name, Checks, DbError, Metric};
 use morris_db::{Index, Key, Outcome, Table, Value};
-use morris_engine::{legal_moves, Color, Game, Position, Rules};
+use morris_engine::rule_set::{RuleOption, RuleSetBuilder};
+use morris_engine::{legal_moves, Color, Position, RuleError, RuleSet, Rules};
+use morris_solver::answer::{is_zeroing, Answer, Valued};
 use morris_solver::solve::{steps, Job};
 use morris_solver::tablebase::{
     build_command_for, ProbeError, Proved, RankedMove, RuleProbe, Tablebase,
@@ -31,25 +33,77 @@ create_exception!(
     "A table the answer needs is not on disk; the message names the file and the command that builds it."
 );
 
-/// The rules named by the Python arguments, refusing what the library could not index.
-fn rules_of(game: &str, flying: Option<bool>, stones: Option<u8>) -> PyResult<Rules> {
-    let game: Game = game
-        .parse()
-        .map_err(|e: morris_engine::rules::UnknownGame| PyValueError::new_err(e.to_string()))?;
-    let mut rules = Rules::standard(game);
+/// A rule option refused: a ValueError with the message the command line and the server give.
+fn rule_error(e: RuleError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// An integer argument of a rule option: one too large for 64 bits is given as its digits, so
+/// that it is refused by its bound (ValueError) like any other, not by an OverflowError.
+fn int_option(
+    b: RuleSetBuilder,
+    option: RuleOption,
+    value: Option<&Bound<'_, PyAny>>,
+    set: fn(RuleSetBuilder, i64) -> RuleSetBuilder,
+) -> PyResult<RuleSetBuilder> {
+    let Some(v) = value.filter(|v| !v.is_none()) else {
+        return Ok(b);
+    };
+    if let Ok(n) = v.extract::<i64>() {
+        return Ok(set(b, n));
+    }
+    if v.is_instance_of::<pyo3::types::PyInt>() {
+        return Ok(b.text(option, Some(&v.str()?.to_cow()?)));
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "{} must be an int, not {}",
+        option.name(),
+        v.get_type().name()?
+    )))
+}
+
+/// The rule set named by the Python arguments, checked by the engine's `RuleSet` as the
+/// command line's flags and the server's parameters are: a preset (`rules`), refined by
+/// `stones`; the game and its options.
+fn rule_set_of(
+    rules: Option<&str>,
+    game: Option<&str>,
+    flying: Option<bool>,
+    stones: Option<&Bound<'_, PyAny>>,
+    moves_without_capture: Option<&Bound<'_, PyAny>>,
+) -> PyResult<RuleSet> {
+    let mut b = RuleSet::builder();
+    if let Some(name) = rules {
+        b = b.preset(name.parse().map_err(rule_error)?);
+    }
+    if let Some(g) = game {
+        b = b.game(
+            g.parse()
+                .map_err(|e| rule_error(RuleError::UnknownGame(e)))?,
+        );
+    }
     if let Some(f) = flying {
-        rules.flying = f;
+        b = b.flying(f);
     }
-    if let Some(n) = stones {
-        // The tables' keys hold 0..=12 stones a field; more would panic deep in the solver.
-        if !(1..=12).contains(&n) {
-            return Err(PyValueError::new_err(format!(
-                "stones must be from 1 to 12, not {n}"
-            )));
-        }
-        rules.stones = n;
-    }
-    Ok(rules)
+    b = int_option(b, RuleOption::Stones, stones, RuleSetBuilder::stones)?;
+    b = int_option(
+        b,
+        RuleOption::MovesWithoutCapture,
+        moves_without_capture,
+        RuleSetBuilder::moves_without_capture,
+    )?;
+    b.build().map_err(rule_error)
+}
+
+/// The rules of a position named by the Python arguments (the no-capture rule, if a preset
+/// has one, does not change positions).
+fn rules_of(
+    rules: Option<&str>,
+    game: Option<&str>,
+    flying: Option<bool>,
+    stones: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Rules> {
+    Ok(rule_set_of(rules, game, flying, stones, None)?.rules())
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -71,11 +125,18 @@ struct PyPosition {
 #[pymethods]
 impl PyPosition {
     /// Parses a position in the project's notation (`W:d7,g1,g7 B:a4,d5,g4 b 0 0`, or
-    /// `startpos`); raises ValueError on malformed or impossible input.
+    /// `startpos`); raises ValueError on malformed or impossible input. `game` is nine unless
+    /// `rules` (a preset) names another.
     #[staticmethod]
-    #[pyo3(signature = (text, game="nine", flying=None, stones=None))]
-    fn parse(text: &str, game: &str, flying: Option<bool>, stones: Option<u8>) -> PyResult<Self> {
-        let rules = rules_of(game, flying, stones)?;
+    #[pyo3(signature = (text, game=None, flying=None, stones=None, rules=None))]
+    fn parse(
+        text: &str,
+        game: Option<&str>,
+        flying: Option<bool>,
+        stones: Option<&Bound<'_, PyAny>>,
+        rules: Option<&str>,
+    ) -> PyResult<Self> {
+        let rules = rules_of(rules, game, flying, stones)?;
         let pos =
             Position::parse(text, &rules).map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(PyPosition { pos, rules })
@@ -83,9 +144,14 @@ impl PyPosition {
 
     /// The start position of the game: empty board, every stone in hand, White to move.
     #[staticmethod]
-    #[pyo3(signature = (game="nine", flying=None, stones=None))]
-    fn start(game: &str, flying: Option<bool>, stones: Option<u8>) -> PyResult<Self> {
-        let rules = rules_of(game, flying, stones)?;
+    #[pyo3(signature = (game=None, flying=None, stones=None, rules=None))]
+    fn start(
+        game: Option<&str>,
+        flying: Option<bool>,
+        stones: Option<&Bound<'_, PyAny>>,
+        rules: Option<&str>,
+    ) -> PyResult<Self> {
+        let rules = rules_of(rules, game, flying, stones)?;
         Ok(PyPosition {
             pos: Position::start(&rules),
             rules,
@@ -95,7 +161,7 @@ impl PyPosition {
     /// A position from bitboards (bit i = point i of `board_points(game)`), checked as `parse`
     /// checks text.
     #[staticmethod]
-    #[pyo3(signature = (white, black, side, white_in_hand=0, black_in_hand=0, game="nine", flying=None, stones=None))]
+    #[pyo3(signature = (white, black, side, white_in_hand=0, black_in_hand=0, game=None, flying=None, stones=None, rules=None))]
     #[allow(clippy::too_many_arguments)]
     fn from_bitboards(
         white: u32,
@@ -103,11 +169,12 @@ impl PyPosition {
         side: &str,
         white_in_hand: u8,
         black_in_hand: u8,
-        game: &str,
+        game: Option<&str>,
         flying: Option<bool>,
-        stones: Option<u8>,
+        stones: Option<&Bound<'_, PyAny>>,
+        rules: Option<&str>,
     ) -> PyResult<Self> {
-        let rules = rules_of(game, flying, stones)?;
+        let rules = rules_of(rules, game, flying, stones)?;
         let all = rules.board().all().bits();
         if (white | black) & !all != 0 || white & black != 0 {
             return Err(PyValueError::new_err(
@@ -222,8 +289,8 @@ impl PyPosition {
     #[getter]
     fn result(&self) -> Option<&'static str> {
         self.pos.outcome(&self.rules).map(|o| match o {
-            morris_engine::Outcome::Win { winner, .. } => color_name(winner),
-            morris_engine::Outcome::Draw => "draw",
+            morris_engine::GameEnd::Win { winner, .. } => color_name(winner),
+            morris_engine::GameEnd::Draw => "draw",
         })
     }
 
@@ -257,7 +324,7 @@ impl PyPosition {
 #[pyfunction]
 #[pyo3(signature = (game="nine"))]
 fn board_points(game: &str) -> PyResult<Vec<String>> {
-    let board = rules_of(game, None, None)?.board();
+    let board = rules_of(None, Some(game), None, None)?.board();
     Ok((0..board.len() as u8)
         .map(|p| board.point_name(p).to_string())
         .collect())
@@ -267,7 +334,7 @@ fn board_points(game: &str) -> PyResult<Vec<String>> {
 #[pyfunction]
 #[pyo3(signature = (game="nine"))]
 fn board_adjacency(game: &str) -> PyResult<Vec<(String, Vec<String>)>> {
-    let board = rules_of(game, None, None)?.board();
+    let board = rules_of(None, Some(game), None, None)?.board();
     Ok((0..board.len() as u8)
         .map(|p| {
             let n = board
@@ -283,7 +350,7 @@ fn board_adjacency(game: &str) -> PyResult<Vec<(String, Vec<String>)>> {
 #[pyfunction]
 #[pyo3(signature = (game="nine"))]
 fn board_mills(game: &str) -> PyResult<Vec<Vec<String>>> {
-    let board = rules_of(game, None, None)?.board();
+    let board = rules_of(None, Some(game), None, None)?.board();
     Ok(board
         .lines()
         .iter()
@@ -323,12 +390,14 @@ impl PyProbe {
 }
 
 impl PyProbe {
+    /// The fields of the answer type every front end shares (`morris_solver::answer`).
     fn new(plain: Outcome, rule: Option<RuleProbe>) -> PyProbe {
+        let v = Valued::of(plain, rule);
         PyProbe {
-            value: rule.map_or(plain, |r| r.outcome).value().name(),
-            plies: plain.plies(),
-            category: rule.map(|r| r.category.name()),
-            dtz: rule.and_then(|r| r.dtz),
+            value: v.value,
+            plies: v.plies,
+            category: v.category,
+            dtz: v.dtz,
             source: "tables",
         }
     }
@@ -369,24 +438,22 @@ impl PyRankedMove {
 
 impl PyRankedMove {
     fn new(m: &RankedMove, rules: &Rules) -> PyRankedMove {
-        PyRankedMove {
-            mv: m.mv.notation(rules.board()).to_string(),
-            value: m.rule.map_or(m.outcome, |r| r.outcome).value().name(),
-            plies: m.outcome.plies(),
-            category: m.rule.map(|r| r.category.name()),
-            dtz: m.rule.and_then(|r| r.dtz),
-            zeroing: m.zeroing,
-        }
+        PyRankedMove::valued(m.mv, Valued::of(m.outcome, m.rule), rules)
     }
 
     fn proved(mv: morris_engine::Move, value: Value, rules: &Rules) -> PyRankedMove {
+        PyRankedMove::valued(mv, Valued::proved(value), rules)
+    }
+
+    /// The fields of the answer type every front end shares (`morris_solver::answer`).
+    fn valued(mv: morris_engine::Move, v: Valued, rules: &Rules) -> PyRankedMove {
         PyRankedMove {
             mv: mv.notation(rules.board()).to_string(),
-            value: value.name(),
-            plies: None,
-            category: None,
-            dtz: None,
-            zeroing: mv.capture().is_some() || mv.from().is_none(),
+            value: v.value,
+            plies: v.plies,
+            category: v.category,
+            dtz: v.dtz,
+            zeroing: is_zeroing(mv),
         }
     }
 }
@@ -405,6 +472,7 @@ struct PyProved {
 #[pyclass(frozen, subclass, module = "morris", name = "Tablebase")]
 struct PyTablebase {
     tb: Tablebase,
+    set: RuleSet,
     rules: Rules,
     dir: PathBuf,
 }
@@ -477,29 +545,28 @@ struct Columns {
 impl PyTablebase {
     /// Opens the tables of `path` for a game and rule options (nothing is read until a
     /// position needs it). `moves_without_capture=N` also answers under the no-capture rule,
-    /// from its tables (`morris solve --moves-without-capture N`).
+    /// from its tables (`morris solve --moves-without-capture N`); `rules` names a preset
+    /// (`"no-capture-50"`), which `stones` may refine and the other options must agree with.
     #[new]
-    #[pyo3(signature = (path, game="nine", flying=None, stones=None, moves_without_capture=None))]
+    #[pyo3(signature = (path, game=None, flying=None, stones=None, moves_without_capture=None, rules=None))]
     fn new(
         py: Python<'_>,
         path: PathBuf,
-        game: &str,
+        game: Option<&str>,
         flying: Option<bool>,
-        stones: Option<u8>,
-        moves_without_capture: Option<u16>,
+        stones: Option<&Bound<'_, PyAny>>,
+        moves_without_capture: Option<&Bound<'_, PyAny>>,
+        rules: Option<&str>,
     ) -> PyResult<Self> {
-        let rules = rules_of(game, flying, stones)?;
+        let set = rule_set_of(rules, game, flying, stones, moves_without_capture)?;
+        let rules = set.rules();
         let mut tb = Tablebase::open(&path, rules).map_err(|e| probe_error(py, e))?;
-        if let Some(n) = moves_without_capture {
-            if n == 0 {
-                return Err(PyValueError::new_err(
-                    "moves_without_capture must be positive",
-                ));
-            }
+        if let Some(n) = set.moves_without_capture() {
             tb = tb.with_no_capture_rule(n);
         }
         Ok(PyTablebase {
             tb,
+            set,
             rules,
             dir: path,
         })
@@ -540,6 +607,12 @@ impl PyTablebase {
         self.tb.no_capture_limit()
     }
 
+    /// The preset these rules are, if one is (`"standard"`, `"no-capture-50"`, …).
+    #[getter]
+    fn rules(&self) -> Option<&'static str> {
+        self.set.preset_name()
+    }
+
     /// Parses a position under the tablebase's rules.
     fn position(&self, text: &str) -> PyResult<PyPosition> {
         let pos =
@@ -553,7 +626,8 @@ impl PyTablebase {
     /// The value of a position (a Position or its notation); under the no-capture rule at
     /// `counter` plies since the last capture or placement.
     #[pyo3(signature = (pos, counter=0))]
-    fn probe(&self, py: Python<'_>, pos: &Bound<'_, PyAny>, counter: u32) -> PyResult<PyProbe> {
+    fn probe(&self, py: Python<'_>, pos: &Bound<'_, PyAny>, counter: i64) -> PyResult<PyProbe> {
+        let counter = self.counter(counter)?;
         let pos = self.position_arg(pos)?;
         let probe = py
             .allow_threads(|| self.tb.probe_at(&pos, counter))
@@ -567,8 +641,9 @@ impl PyTablebase {
         &self,
         py: Python<'_>,
         pos: &Bound<'_, PyAny>,
-        counter: u32,
+        counter: i64,
     ) -> PyResult<Vec<PyRankedMove>> {
+        let counter = self.counter(counter)?;
         let pos = self.position_arg(pos)?;
         let moves = py
             .allow_threads(|| self.tb.best_moves_at(&pos, counter))
@@ -577,6 +652,32 @@ impl PyTablebase {
             .iter()
             .map(|m| PyRankedMove::new(m, &self.rules))
             .collect())
+    }
+
+    /// The answer `morris query --json` and the server's `/api/query` give (docs/answer.md),
+    /// as JSON text: the Python wrapper's `query` parses it.
+    #[pyo3(signature = (pos, counter=0, turns_left=None))]
+    fn _query_json(
+        &self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        counter: i64,
+        turns_left: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let counter = self.counter(counter)?;
+        let set = int_option(
+            RuleSet::builder().defaults(self.set),
+            RuleOption::TurnLimit,
+            turns_left,
+            RuleSetBuilder::turn_limit,
+        )?
+        .build()
+        .map_err(rule_error)?;
+        let pos = self.position_arg(pos)?;
+        let answer = py
+            .allow_threads(|| Answer::query(&self.tb, &pos, counter, set.turn_limit()))
+            .map_err(|e| probe_error(py, e))?;
+        serde_json::to_string(&answer).map_err(|e| TablebaseError::new_err(e.to_string()))
     }
 
     /// True when every table the position and its moves read is on disk.
@@ -674,6 +775,15 @@ impl PyTablebase {
 }
 
 impl PyTablebase {
+    /// The no-capture counter, checked against the rule as everywhere (0, the default, is
+    /// accepted without the rule).
+    fn counter(&self, counter: i64) -> PyResult<u32> {
+        if counter == 0 {
+            return Ok(0);
+        }
+        self.set.counter(Some(counter)).map_err(rule_error)
+    }
+
     /// A position argument: a Position of the same rules, or notation parsed under them.
     fn position_arg(&self, obj: &Bound<'_, PyAny>) -> PyResult<Position> {
         if let Ok(p) = obj.downcast::<PyPosition>() {

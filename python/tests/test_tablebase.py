@@ -155,3 +155,61 @@ def test_packed_directory_answers_alike(morris_bin, db5, tmp_path):
         assert (a.value, a.plies) == (b.value, b.plies), str(pos)
         assert [(m.move, m.plies) for m in plain.best_moves(pos)] == \
             [(m.move, m.plies) for m in small.best_moves(pos)], str(pos)
+
+
+def test_query_is_the_answer_of_query_json(morris_bin, db5):
+    """`Tablebase.query` gives the very JSON of `morris query --json` (docs/answer.md)."""
+    tb = morris.Tablebase(db5)
+    for pos in random_positions(tb, 40, seed=13):
+        assert tb.query(pos) == query(morris_bin, db5, pos), str(pos)
+    a = tb.query("W:d7,g1,g7 B:a4,d5,g4 b 0 0", turns_left=25)
+    assert (a["value"], a["plies"], a["turns_left"], a["source"]) == ("draw", None, 25, "tables")
+    assert a["rules"] == {"game": "nine", "flying": True, "stones": 9,
+                          "moves_without_capture": None}
+    assert a == query(morris_bin, db5, "W:d7,g1,g7 B:a4,d5,g4 b 0 0", "--turns-left", "25")
+
+
+def test_rule_options_are_checked_as_everywhere(db5):
+    """Bad rule options are ValueErrors with the messages of the command line and the server."""
+    cases = [
+        (dict(stones=13), "stones must be from 3 to 12 for nine (got 13)"),
+        (dict(stones=2 ** 80), f"stones must be from 3 to 12 for nine (got {2 ** 80})"),
+        (dict(game="three", stones=5), "stones must be from 3 to 4 for three (got 5)"),
+        (dict(moves_without_capture=5000),
+         "moves_without_capture must be from 1 to 1000, or 0 for none (got 5000)"),
+        (dict(moves_without_capture=-1), "(got -1)"),
+        (dict(rules="blitz"), "unknown rule set `blitz`"),
+        (dict(rules="no-flying", flying=True), "the rule set `no-flying`"),
+        (dict(rules="no-capture-50", moves_without_capture=100), "N = 100"),
+        (dict(game="chess"), "unknown game `chess`"),
+    ]
+    for kwargs, words in cases:
+        with pytest.raises(ValueError) as e:
+            morris.Tablebase(db5, **kwargs)
+        assert words in str(e.value), (kwargs, str(e.value))
+    with pytest.raises(ValueError, match="stones must be from 3 to 12"):
+        morris.Position.parse("startpos", stones=40)
+    tb = morris.Tablebase(db5)
+    with pytest.raises(ValueError, match="counter needs the no-capture rule"):
+        tb.probe("W:d7,g1,g7 B:a4,d5,g4 b 0 0", counter=3)
+    with pytest.raises(ValueError, match="turns_left must be from 0 to 100000"):
+        tb.query("W:d7,g1,g7 B:a4,d5,g4 b 0 0", turns_left=-4)
+
+
+def test_presets(db5):
+    """Named rule sets: the flags they stand for, refined by `stones`."""
+    tb = morris.Tablebase(db5, rules="standard")
+    assert tb.rules == "standard" and morris.Tablebase(db5).rules == "standard"
+    assert tb.probe("W:d7,g1,g7 B:a4,d5,g4 b 0 0").plies == 26
+    rule = morris.Tablebase(db5, rules="no-capture-50")
+    assert (rule.moves_without_capture, rule.flying, rule.game) == (50, True, "nine")
+    assert morris.Tablebase(db5, moves_without_capture=50, flying=True).rules == "no-capture-50"
+    with pytest.raises(morris.MissingTableError) as e:
+        rule.probe("W:d7,g1,g7 B:a4,d5,g4 b 0 0")
+    assert "--moves-without-capture 50" in e.value.command
+    with pytest.raises(ValueError, match="drawn already"):
+        rule.probe("W:d7,g1,g7 B:a4,d5,g4 b 0 0", counter=50)
+    assert morris.Tablebase(db5, rules="no-flying").flying is False
+    three = morris.Position.start(rules="three-120")
+    assert (three.game, three.stones, three.flying) == ("three", 3, False)
+    assert morris.Position.start(rules="no-capture-50", stones=4).stones == 4

@@ -4,7 +4,7 @@
 //! runtime's blocking pool, never on the threads that serve connections.
 
 use crate::limit::{Bucket, MAX_IN_FLIGHT};
-use crate::params::{Params, RuleSet};
+use crate::params::Params;
 use crate::stats::{self, KeyReport};
 use crate::Args;
 use axum::extract::rejection::QueryRejection;
@@ -13,9 +13,9 @@ use axum::http::{header, StatusCode, Uri};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
 use morris_db::format::Checks;
-use morris_db::{Key, Outcome};
-use morris_engine::position::{Outcome as End, Reason};
-use morris_engine::{for_each_move, Color, Game, Move, Position, Rules};
+use morris_db::Key;
+use morris_engine::{for_each_move, Game, Move, Position, RuleSet, Rules};
+use morris_solver::answer::{color_name, is_zeroing, Answer, AnswerRules, Over};
 use morris_solver::tablebase::{ProbeError, Tablebase};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -30,8 +30,8 @@ pub struct AppState {
     pub in_flight: Arc<tokio::sync::Semaphore>,
     pub cors: bool,
     pub stats_max_slots: u64,
-    /// One reader per rule set, opened on first use: a reader keeps its tables open, so
-    /// every later request of that rule set reads maps already made.
+    /// One reader per rule set (without its turn limit), opened on first use: a reader keeps
+    /// its tables open, so every later request of that rule set reads maps already made.
     tablebases: Mutex<HashMap<RuleSet, Arc<Tablebase>>>,
     /// Keys whose statistics were computed (a pass over the whole table each).
     stats: Mutex<HashMap<(RuleSet, Key), Arc<KeyReport>>>,
@@ -40,13 +40,10 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(args: &Args, rules: Rules) -> AppState {
+    pub fn new(args: &Args, default: RuleSet) -> AppState {
         AppState {
             db: args.db.clone(),
-            default: RuleSet {
-                rules,
-                limit: args.rules.moves_without_capture,
-            },
+            default,
             bucket: Bucket::new(args.rate),
             in_flight: Arc::new(tokio::sync::Semaphore::new(MAX_IN_FLIGHT)),
             cors: args.cors,
@@ -58,16 +55,17 @@ impl AppState {
     }
 
     fn tablebase(&self, set: &RuleSet) -> Result<Arc<Tablebase>, ApiError> {
+        let set = set.without_turn_limit();
         let mut map = self.tablebases.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(tb) = map.get(set) {
+        if let Some(tb) = map.get(&set) {
             return Ok(tb.clone());
         }
-        let tb = Tablebase::open(&self.db, set.rules).map_err(probe_error)?;
-        let tb = Arc::new(match set.limit {
+        let tb = Tablebase::open(&self.db, set.rules()).map_err(probe_error)?;
+        let tb = Arc::new(match set.moves_without_capture() {
             Some(n) => tb.with_no_capture_rule(n),
             None => tb,
         });
-        map.insert(*set, tb.clone());
+        map.insert(set, tb.clone());
         Ok(tb)
     }
 }
@@ -159,38 +157,6 @@ async fn blocking<T: Send + 'static>(
     })
 }
 
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
-/// The end of the game, when the position is over.
-#[derive(Serialize, Clone)]
-struct Over {
-    /// `null` for a draw.
-    winner: Option<&'static str>,
-    reason: &'static str,
-}
-
-fn over(pos: &Position, rules: &Rules) -> Option<Over> {
-    pos.outcome(rules).map(|o| match o {
-        End::Draw => Over {
-            winner: None,
-            reason: "no move left",
-        },
-        End::Win { winner, reason } => Over {
-            winner: Some(color_name(winner)),
-            reason: match reason {
-                Reason::TooFewStones => "too few stones",
-                Reason::NoMoves => "no legal move",
-                Reason::Line => "a line of three",
-            },
-        },
-    })
-}
-
 /// A legal move with where it leads, so that the page needs no rules of its own.
 #[derive(Serialize)]
 struct MoveInfo {
@@ -214,32 +180,16 @@ fn move_info(pos: &Position, rules: &Rules, mv: Move) -> MoveInfo {
     }
 }
 
-fn is_zeroing(mv: Move) -> bool {
-    mv.capture().is_some() || mv.from().is_none()
-}
-
-#[derive(Serialize)]
-struct RuleEcho {
-    game: &'static str,
-    flying: bool,
-    stones: u8,
-    moves_without_capture: Option<u16>,
-}
-
-fn echo(set: &RuleSet) -> RuleEcho {
-    RuleEcho {
-        game: set.rules.game.name(),
-        flying: set.rules.flying,
-        stones: set.rules.stones,
-        moves_without_capture: set.limit,
-    }
+/// The rules an answer is under, as `/api/query` gives them.
+fn echo(set: &RuleSet) -> AnswerRules {
+    AnswerRules::of(&set.rules(), set.moves_without_capture())
 }
 
 #[derive(Serialize)]
 struct MovesAnswer {
     position: String,
     side: &'static str,
-    rules: RuleEcho,
+    rules: AnswerRules,
     over: Option<Over>,
     moves: Vec<MoveEntry>,
 }
@@ -263,9 +213,9 @@ pub async fn moves(
 ) -> Result<Response, ApiError> {
     let p = params(q)?;
     let set = p.rule_set(&state.default).map_err(ApiError::bad)?;
-    let rules = set.rules;
+    let rules = set.rules();
     let pos = parse_position(&p, &rules)?;
-    let end = over(&pos, &rules);
+    let end = Over::of(&pos, &rules);
     let mut moves = Vec::new();
     if end.is_none() {
         for_each_move(&pos, &rules, |mv| {
@@ -285,139 +235,20 @@ pub async fn moves(
     Ok(Json(answer).into_response())
 }
 
-#[derive(Serialize)]
-struct QueryAnswer {
-    position: String,
-    side: &'static str,
-    rules: RuleEcho,
-    value: &'static str,
-    category: Option<&'static str>,
-    plies: Option<u32>,
-    dtz: Option<u32>,
-    counter: Option<u32>,
-    turns_left: Option<u32>,
-    over: Option<Over>,
-    moves: Vec<QueryMove>,
-}
-
-#[derive(Serialize)]
-struct QueryMove {
-    #[serde(rename = "move")]
-    mv: String,
-    value: &'static str,
-    category: Option<&'static str>,
-    plies: Option<u32>,
-    dtz: Option<u32>,
-    zeroing: Option<bool>,
-    from: Option<String>,
-    to: String,
-    capture: Option<String>,
-    position: String,
-}
-
-/// `GET /api/query`: the value of a position and every move ranked, from the tables.
+/// `GET /api/query`: the value of a position and every move ranked, from the tables
+/// ([`Answer`], the shape of `morris query --json`: docs/answer.md).
 pub async fn query(
     State(state): State<Arc<AppState>>,
     q: Result<Query<Params>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let p = params(q)?;
-    let set = p.rule_set(&state.default).map_err(ApiError::bad)?;
-    let turns_left = p.turns_left().map_err(ApiError::bad)?;
-    let counter = p.counter().map_err(ApiError::bad)?;
-    if turns_left.is_some() && set.limit.is_some() {
-        return Err(ApiError::bad(
-            "turns_left and moves_without_capture are not combined (a position under both would \
-             need the distance to zeroing for every number of turns left)",
-        ));
-    }
-    if counter.is_some() && set.limit.is_none() {
-        return Err(ApiError::bad("counter needs moves_without_capture"));
-    }
-    let rules = set.rules;
-    let pos = parse_position(&p, &rules)?;
+    let (set, counter) = p.query_rule_set(&state.default).map_err(ApiError::bad)?;
+    let pos = parse_position(&p, &set.rules())?;
     let tb = state.tablebase(&set)?;
-    let answer = blocking(move || answer_query(&tb, &set, &pos, turns_left, counter)).await?;
+    let answer =
+        blocking(move || Answer::query(&tb, &pos, counter, set.turn_limit()).map_err(probe_error))
+            .await?;
     Ok(Json(answer).into_response())
-}
-
-fn answer_query(
-    tb: &Tablebase,
-    set: &RuleSet,
-    pos: &Position,
-    turns_left: Option<u32>,
-    counter: Option<u32>,
-) -> Result<QueryAnswer, ApiError> {
-    let rules = set.rules;
-    let counter_v = counter.unwrap_or(0);
-    let base = |value, plies, category, dtz, moves| QueryAnswer {
-        position: pos.notation(&rules).to_string(),
-        side: color_name(pos.side_to_move()),
-        rules: echo(set),
-        value,
-        category,
-        plies,
-        dtz,
-        counter: set.limit.map(|_| counter_v),
-        turns_left,
-        over: over(pos, &rules),
-        moves,
-    };
-    if let Some(limit) = set.limit {
-        if counter_v >= limit as u32 {
-            return Err(probe_error(ProbeError::CounterTooLarge {
-                counter: counter_v,
-                limit,
-            }));
-        }
-    }
-    // A finished game needs no table (and has none where a line wins at once).
-    if let Some(o) = over(pos, &rules) {
-        let (value, plies) = match o.winner {
-            None => ("draw", None),
-            Some(w) if w == color_name(pos.side_to_move()) => ("win", Some(0)),
-            Some(_) => ("loss", Some(0)),
-        };
-        let category = set.limit.map(|_| value);
-        let dtz = set.limit.and(plies);
-        return Ok(base(value, plies, category, dtz, Vec::new()));
-    }
-    let probe = tb.probe_at(pos, counter_v).map_err(probe_error)?;
-    let mut moves = tb.best_moves_at(pos, counter_v).map_err(probe_error)?;
-    let mut outcome = probe.outcome;
-    if let Some(left) = turns_left {
-        outcome = outcome.within(left);
-        for m in &mut moves {
-            m.outcome = m.outcome.within(left);
-        }
-        moves.sort_by_key(|m| m.outcome);
-    }
-    let value = probe.rule.map_or(outcome, |r| r.outcome).value().name();
-    let items = moves
-        .iter()
-        .map(|m| {
-            let info = move_info(pos, &rules, m.mv);
-            let shown: Outcome = m.rule.map_or(m.outcome, |r| r.outcome);
-            QueryMove {
-                mv: info.mv,
-                value: shown.value().name(),
-                category: m.rule.map(|r| r.category.name()),
-                plies: m.outcome.plies(),
-                dtz: m.rule.and_then(|r| r.dtz),
-                zeroing: m.rule.map(|_| m.zeroing),
-                from: info.from,
-                to: info.to,
-                capture: info.capture,
-                position: info.position,
-            }
-        })
-        .collect();
-    Ok(base(
-        value,
-        outcome.plies(),
-        probe.rule.map(|r| r.category.name()),
-        probe.rule.and_then(|r| r.dtz),
-        items,
-    ))
 }
 
 #[derive(Serialize)]
@@ -558,7 +389,7 @@ pub async fn key_stats(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let p = params(q)?;
     let set = p.rule_set(&state.default).map_err(ApiError::bad)?;
-    let rules = set.rules;
+    let rules = set.rules();
     let keys = stats::plan_keys(&rules, rules.stones).map_err(ApiError::bad)?;
     let Some(text) = p.key.as_deref().filter(|s| !s.is_empty()) else {
         let plain = morris_solver::store::Store::new(&state.db, rules);
@@ -599,7 +430,7 @@ pub async fn key_stats(
     let s = state.clone();
     let r = blocking(move || {
         let plain = morris_solver::store::Store::new(&s.db, rules);
-        let rule = set.limit.map(|n| {
+        let rule = set.moves_without_capture().map(|n| {
             morris_solver::store::Store::with_metric(&s.db, rules, morris_db::Metric::NoCapture(n))
         });
         for store in std::iter::once(&plain).chain(rule.as_ref()) {
@@ -652,7 +483,7 @@ pub async fn stats_page(
         let c = stats::compute_with(
             &s.db,
             &set,
-            set.rules.stones,
+            set.stones(),
             s.stats_max_slots,
             &|k| s.cached(&set, k),
             &|k, r| s.remember(&set, k, r),

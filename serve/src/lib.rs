@@ -15,12 +15,14 @@ mod limit;
 mod params;
 pub mod stats;
 
-pub use params::RuleSet;
+/// The rule options of `serve` and `report`: the command line's (a preset, the game and its
+/// options), checked by the engine's `RuleSet`.
+pub use morris_engine::rule_set::RuleArgs as RuleOptions;
+pub use morris_engine::RuleSet;
 
 use api::AppState;
 use axum::routing::get;
 use axum::Router;
-use morris_engine::{Game, Rules};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -30,7 +32,7 @@ use std::sync::Arc;
 #[command(
     after_help = "The board is at http://ADDR/ (the position is in the URL, so it can be shared), the\n\
 statistics at http://ADDR/stats, the API at /api/query, /api/moves, /api/games, /api/stats.\n\n\
-Examples:\n  morris serve --db dbs/nine\n  morris serve --db dbs/s3 --stones 3 --addr 127.0.0.1:9000"
+Examples:\n  morris serve --db dbs/nine\n  morris serve --db dbs/nine --rules no-capture-50\n  morris serve --db dbs/s3 --stones 3 --addr 127.0.0.1:9000"
 )]
 pub struct Args {
     /// The database directory
@@ -39,6 +41,7 @@ pub struct Args {
     /// Address to listen on; localhost only unless another address is given
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
+    // The rule options the page opens with (the API takes others per request).
     #[command(flatten)]
     pub rules: RuleOptions,
     /// Most API requests per second before the server answers 429 (bursts of twice this pass)
@@ -51,60 +54,6 @@ pub struct Args {
     /// The statistics page computes keys of at most this many slots (`morris report` does all)
     #[arg(long, value_name = "SLOTS", default_value_t = 50_000_000)]
     pub stats_max_slots: u64,
-}
-
-/// The rule options the page opens with (the API takes others per request).
-#[derive(clap::Args, Clone, Debug)]
-pub struct RuleOptions {
-    /// The game: nine, twelve, six, lasker, three, tictactoe, dara
-    #[arg(long, default_value = "nine", value_parser = parse_game)]
-    pub game: Game,
-    /// Forbid flying at three stones
-    #[arg(long, conflicts_with = "flying")]
-    pub no_flying: bool,
-    /// Allow flying where the game's standard rules do not (Six Men's Morris)
-    #[arg(long)]
-    pub flying: bool,
-    /// Stones per player, for reduced games (default: the game's own number)
-    #[arg(long, value_name = "N")]
-    pub stones: Option<u8>,
-    /// The no-capture rule's limit N: its tables are read beside the plain ones
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1000))]
-    pub moves_without_capture: Option<u16>,
-}
-
-impl RuleOptions {
-    /// The options of a game with its standard rules.
-    pub fn standard(game: Game) -> RuleOptions {
-        RuleOptions {
-            game,
-            no_flying: false,
-            flying: false,
-            stones: None,
-            moves_without_capture: None,
-        }
-    }
-
-    /// The rules these options name, checked like the command line checks them.
-    pub fn rules(&self) -> Result<Rules, String> {
-        let mut r = Rules::standard(self.game);
-        if self.no_flying {
-            r.flying = false;
-        }
-        if self.flying {
-            r.flying = true;
-        }
-        if let Some(n) = self.stones {
-            params::check_stones(self.game, n)?;
-            r.stones = n;
-        }
-        Ok(r)
-    }
-}
-
-fn parse_game(s: &str) -> Result<Game, String> {
-    s.parse()
-        .map_err(|e: morris_engine::rules::UnknownGame| e.to_string())
 }
 
 /// The options of `morris report`.
@@ -129,11 +78,8 @@ pub struct ReportArgs {
 /// Writes the statistics of every key on disk as one static HTML file (charts as inline SVG,
 /// no script, no external resource), printing a line per key to stderr as it goes.
 pub fn report(args: ReportArgs) -> Result<(), String> {
-    let rules = args.rules.rules()?;
-    let set = RuleSet {
-        rules,
-        limit: args.rules.moves_without_capture,
-    };
+    let set = args.rules.rule_set().map_err(|e| e.cli())?;
+    let rules = set.rules();
     if !args.db.is_dir() {
         return Err(format!("{}: no such database directory", args.db.display()));
     }
@@ -268,7 +214,7 @@ pub fn run(args: Args) -> Result<(), String> {
 /// Checks the options and binds the socket before any thread starts, so that a wrong
 /// directory or a port in use is a one-line error from `run`/`spawn`, not a log line later.
 fn prepare(args: &Args) -> Result<(Arc<AppState>, std::net::TcpListener), String> {
-    let rules = args.rules.rules()?;
+    let set = args.rules.rule_set().map_err(|e| e.cli())?;
     if !args.db.is_dir() {
         return Err(format!("{}: no such database directory", args.db.display()));
     }
@@ -277,7 +223,7 @@ fn prepare(args: &Args) -> Result<(Arc<AppState>, std::net::TcpListener), String
     listener
         .set_nonblocking(true)
         .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
-    let state = AppState::new(args, rules);
+    let state = AppState::new(args, set);
     Ok((Arc::new(state), listener))
 }
 

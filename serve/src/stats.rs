@@ -3,9 +3,9 @@
 //! SVG from the numbers (no plotting library, no script): the same page is the server's
 //! `/stats` and `morris report`'s file, which must open anywhere without a network.
 
-use crate::params::RuleSet;
 use morris_db::format::Checks;
 use morris_db::{slots, Category, Key, Outcome};
+use morris_engine::RuleSet;
 use morris_engine::{Bitboard, Color, Position, Rules};
 use morris_solver::solve::{steps, Job};
 use morris_solver::store::Store;
@@ -161,7 +161,7 @@ pub fn key_report(
         Some(s) => Some(s.load(key, checks, false).map_err(|e| e.to_string())?.1),
         None => None,
     };
-    let limit = set.limit.unwrap_or(0) as u32;
+    let limit = set.moves_without_capture().unwrap_or(0) as u32;
     const CHUNK: u64 = 1 << 16;
     let n = index.size();
     let acc = (0..n.div_ceil(CHUNK))
@@ -194,7 +194,7 @@ pub fn key_report(
             a
         })
         .reduce(Acc::default, Acc::merge);
-    let rules = &set.rules;
+    let rules = &set.rules();
     let longest = |b: Option<(u32, u64, u32, u32)>| {
         b.map(|(plies, _, us, them)| Longest {
             plies,
@@ -251,10 +251,10 @@ pub fn compute_with(
     cached: &dyn Fn(Key) -> Option<Arc<KeyReport>>,
     done: &dyn Fn(Key, &Arc<KeyReport>),
 ) -> Result<Computed, String> {
-    let rules = set.rules;
+    let rules = set.rules();
     let mut plain = Store::new(dir, rules);
     let mut rule = set
-        .limit
+        .moves_without_capture()
         .map(|n| Store::with_metric(dir, rules, morris_db::Metric::NoCapture(n)));
     let mut out = Computed {
         keys: Vec::new(),
@@ -553,8 +553,8 @@ pub fn board_svg(rules: &Rules, position: &str, size: usize) -> String {
 
 /// `nine, 3 stones, flying; no-capture rule N = 8`.
 pub fn describe(set: &RuleSet) -> String {
-    let mut s = morris_db::format::describe_rules(&set.rules);
-    if let Some(n) = set.limit {
+    let mut s = morris_db::format::describe_rules(&set.rules());
+    if let Some(n) = set.moves_without_capture() {
         let _ = write!(s, "; no-capture rule with N = {n}");
     }
     s
@@ -575,10 +575,10 @@ pub fn board_link(set: &RuleSet, position: &str) -> String {
     };
     format!(
         "/?game={}&flying={}&stones={}&moves_without_capture={}&position={}",
-        set.rules.game,
-        u8::from(set.rules.flying),
-        set.rules.stones,
-        set.limit.unwrap_or(0),
+        set.game(),
+        u8::from(set.flying()),
+        set.stones(),
+        set.moves_without_capture().unwrap_or(0),
         enc(position)
     )
 }
@@ -650,7 +650,7 @@ pub fn render_page(set: &RuleSet, c: &Computed, served: Option<()>) -> String {
             .iter()
             .filter_map(|r| r.longest_win.as_ref().map(|x| x.plies))
             .max();
-        let rule_word = if set.limit.is_some() {
+        let rule_word = if set.moves_without_capture().is_some() {
             " (under the rule, at counter 0)"
         } else {
             ""
@@ -678,7 +678,7 @@ pub fn render_page(set: &RuleSet, c: &Computed, served: Option<()>) -> String {
             260,
             true,
         ));
-        if set.limit.is_some() && !dtz.is_empty() {
+        if set.moves_without_capture().is_some() && !dtz.is_empty() {
             s.push_str("<h2>Distances to zeroing under the rule</h2><p>Wins and losses the no-capture rule keeps, by the plies to the zeroing ply (capture, placement or blocking move) that settles them.</p>");
             s.push_str(&histogram(&[("dtz", &dtz, "#1971c2")], 900, 200, true));
         }
@@ -699,7 +699,7 @@ pub fn render_page(set: &RuleSet, c: &Computed, served: Option<()>) -> String {
         for (r, x) in longest.iter().take(12) {
             let fig = format!(
                 "{}<figcaption>{} &middot; win in {}<br><code>{}</code></figcaption>",
-                board_svg(&set.rules, &x.position, 150),
+                board_svg(&set.rules(), &x.position, 150),
                 esc(&r.key),
                 x.plies,
                 esc(&x.position)
@@ -722,7 +722,7 @@ pub fn render_page(set: &RuleSet, c: &Computed, served: Option<()>) -> String {
         s.push_str(
             "<h2>Per key</h2><table><tr><th class=\"l\">key</th><th>slots</th><th>classes</th>",
         );
-        if set.limit.is_some() {
+        if set.moves_without_capture().is_some() {
             s.push_str("<th>wins</th><th>cursed wins</th><th>draws</th><th>blessed losses</th><th>losses</th><th>max dtz</th>");
         } else {
             s.push_str("<th>wins</th><th>draws</th><th>losses</th><th>win %</th>");

@@ -155,7 +155,10 @@ fn query_answers_every_field_as_the_tablebase() {
             assert_eq!(g["move"], m.mv.notation(rules.board()).to_string());
             assert_eq!(g["value"], m.outcome.value().name());
             assert_eq!(plies(&g["plies"]), m.outcome.plies());
-            assert!(g["category"].is_null() && g["dtz"].is_null() && g["zeroing"].is_null());
+            assert!(g["category"].is_null() && g["dtz"].is_null());
+            // The answer's shape is one for every front end (docs/answer.md): `zeroing` is a
+            // property of the move, given with or without the rule.
+            assert_eq!(g["zeroing"], m.zeroing);
             assert_eq!(g["position"], pos.play(m.mv).notation(&rules).to_string());
             assert_eq!(g["to"], rules.board().point_name(m.mv.to()).to_string());
         }
@@ -614,4 +617,80 @@ fn rate_limit_cors_and_shutdown() {
     let mut taken = args(5, false);
     taken.addr = first.addr;
     assert!(spawn(taken).err().unwrap().contains("cannot listen"));
+}
+
+#[test]
+fn presets_and_rule_errors_as_everywhere() {
+    let srv = server();
+    // A preset with the stones refined: the same answer as its parameters.
+    let by_name = get(
+        srv.addr,
+        &format!(
+            "/api/query?position={}&rules=standard&stones=3",
+            enc(GASSER)
+        ),
+    );
+    assert_eq!(by_name.status, 200, "{}", by_name.body);
+    let plain = get(
+        srv.addr,
+        &format!("/api/query?position={}&stones=3", enc(GASSER)),
+    );
+    assert_eq!(by_name.body, plain.body);
+    // A preset's tables that are not built: the command that builds them.
+    let r = get(
+        srv.addr,
+        &format!(
+            "/api/query?position={}&rules=no-capture-50&stones=3",
+            enc(GASSER)
+        ),
+    );
+    assert_eq!(r.status, 404, "{}", r.body);
+    assert!(r.json()["build"]
+        .as_str()
+        .unwrap()
+        .contains("--moves-without-capture 50"));
+    // The messages are the rule set's own, as the command line and Python give them.
+    let cases: &[(&str, &str)] = &[
+        (
+            "rules=no-flying&flying=1",
+            "the rule set `no-flying` (Nine Men's Morris without flying, no draw by a counter) \
+             has no flying, but the options ask for flying",
+        ),
+        (
+            "rules=no-capture-50&moves_without_capture=8",
+            "N = 8: leave that option out",
+        ),
+        ("rules=standard&game=six", "the game six"),
+        (
+            "rules=blitz",
+            "unknown rule set `blitz` (known: standard, no-flying",
+        ),
+        (
+            "rules=three-120&stones=5",
+            "stones must be from 3 to 4 for three (got 5)",
+        ),
+        (
+            "stones=3&moves_without_capture=-2",
+            "moves_without_capture must be from 1 to 1000, or 0 for none (got -2)",
+        ),
+        (
+            "stones=3&turns_left=100001",
+            "turns_left must be from 0 to 100000",
+        ),
+    ];
+    for (query, words) in cases {
+        let r = get(srv.addr, &format!("/api/query?position=startpos&{query}"));
+        assert_eq!(r.status, 400, "{query}: {}", r.body);
+        let e = r.json()["error"].as_str().unwrap().to_string();
+        assert!(e.contains(words), "{query}: {e}");
+    }
+    // The page's form sends `moves_without_capture=0` for no rule.
+    let r = get(
+        srv.addr,
+        &format!(
+            "/api/query?position={}&stones=3&moves_without_capture=0&turns_left=",
+            enc(GASSER)
+        ),
+    );
+    assert_eq!(r.body, plain.body);
 }

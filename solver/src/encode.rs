@@ -2,7 +2,7 @@
 //! billion of them on one core took seconds after every large step while the other core
 //! idled: blocks are encoded in parallel and handed to the writer in slot order.
 
-use morris_db::format::{Block, DbError, Encoding, Writer};
+use morris_db::format::{DbError, EncodedBlock, Encoding, Writer};
 use morris_db::Outcome;
 use rayon::prelude::*;
 
@@ -26,12 +26,12 @@ pub fn write_codes(writer: &mut Writer, codes: &[u16]) -> Result<(), DbError> {
     let first = writer.next_slot();
     for (w, wave) in codes.chunks(BLOCK * WAVE).enumerate() {
         let start = first + (w * BLOCK * WAVE) as u64;
-        let blocks: Vec<Block> = wave
+        let blocks: Vec<EncodedBlock> = wave
             .par_chunks(BLOCK)
             .enumerate()
             .map(|(b, chunk)| {
                 let outcomes = chunk.iter().map(|&c| Outcome::from_code(c));
-                Block::encode(encoding, start + (b * BLOCK) as u64, outcomes)
+                EncodedBlock::encode(encoding, start + (b * BLOCK) as u64, outcomes)
             })
             .collect();
         for block in &blocks {

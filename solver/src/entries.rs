@@ -2,7 +2,7 @@
 //! passes, which read millions of children's values: each is then one load and one look-up in
 //! a small table, instead of two calls through the lookup and a decode. The table also carries
 //! how the lookup reads the key (the no-capture rule's view reads a child reached by a zeroing
-//! ply at counter 0: [`crate::exits::Exits`]), so that the rule's passes take the same direct
+//! ply at counter 0: [`crate::no_capture::ZeroingView`]), so that the rule's passes take the same direct
 //! path as the plain ones.
 
 use morris_db::format::{Encoding, Entry};

@@ -1,28 +1,25 @@
 //! The parallel retrograde solver of `morris`: the moving phase by retrograde analysis with
 //! successor counting, verification by forward recomputation, statistics and probing.
 
-mod batch;
-mod cells;
-mod checked;
+pub mod answer;
 mod encode;
 pub mod entries;
-pub mod exits;
+mod forward;
 pub mod journal;
 pub mod lock;
-pub mod memory;
+pub mod minimax;
+pub mod no_capture;
 #[cfg(feature = "packed")]
 pub mod pack;
 pub mod placement;
 pub mod progress;
-mod radix;
 pub mod retro;
 pub mod search;
+pub mod solution;
 pub mod solve;
 pub mod stats;
 pub mod store;
 pub mod tablebase;
-pub mod unmove;
-pub mod value;
 pub mod verify;
 
 pub use entries::Entries;
@@ -137,7 +134,7 @@ pub fn lost_already(pos: &Position, rules: &morris_engine::Rules) -> bool {
     pos.us().count() + (pos.our_hand() as u32) < rules.min_stones()
 }
 
-/// Where a key sits in the flat tables of [`memory::Solution`] and [`store::Store`]: a flat
+/// Where a key sits in the flat tables of [`solution::Solution`] and [`store::Store`]: a flat
 /// table rather than a map, as lookups happen in the solver's innermost loops.
 #[inline]
 pub(crate) fn key_slot(key: Key) -> usize {

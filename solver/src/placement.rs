@@ -12,7 +12,8 @@
 
 pub mod part;
 
-use crate::batch::{evaluate_range, Targets};
+use crate::forward::evaluate_range;
+use crate::forward::locate::Targets;
 use crate::progress::Progress;
 use crate::Lookup;
 use core::ops::Range;

@@ -3,7 +3,7 @@
 //! Every slot holds a code: 0 while undecided, else the outcome's [`Outcome::code`] (value and
 //! distance). The distance is to the end of the game for the plain tables, to the next zeroing
 //! ply under the no-capture rule: the two differ only in what the moves that leave the pair
-//! (captures, placements) are worth, which `lower` says ([`crate::exits::Exits`]). Level `d`
+//! (captures, placements) are worth, which `lower` says ([`crate::no_capture::ZeroingView`]). Level `d`
 //! takes the positions decided at exactly `d` plies and walks their un-moves:
 //! - a child lost in `d` makes each parent a win in `d + 1` (or shortens a tentative win);
 //! - a child won in `d` decrements each undecided parent's counter of child classes not yet
@@ -30,13 +30,15 @@
 //! Levels are processed in order, so every decision is final when made and the result does not
 //! depend on thread timing.
 
+mod cells;
 mod pending;
+mod radix;
+mod unmove;
 
-use crate::batch::{Locator, Probes, Targets};
-use crate::cells::Cells;
+use crate::forward::locate::{Locator, Probes, Targets};
 use crate::progress::Progress;
-use crate::unmove::for_each_parent;
 use crate::{Located, Lookup};
+use cells::Cells;
 use morris_db::{Index, Key, Outcome};
 use morris_engine::movegen::{for_each_group, Sink};
 use morris_engine::{for_each_move, Bitboard, Color, Move, Point, Position, Rules};
@@ -44,6 +46,7 @@ use pending::{Decisions, Pending};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use unmove::for_each_parent;
 
 /// Slots handled by one task of the initial pass, and decided slots by one task of a level:
 /// large enough to amortise scheduling, small enough to balance.
@@ -98,12 +101,12 @@ struct Child {
     /// keeps: then its parents are distinct classes, and each parent's counter is its number
     /// of quiet moves as the initial pass set it.
     asymmetric: bool,
-    /// Where its parents start in [`Batch::parents`].
+    /// Where its parents start in [`DecidedBatch::parents`].
     first: usize,
 }
 
 #[derive(Default)]
-struct Batch {
+struct DecidedBatch {
     children: Vec<Child>,
     /// The distinct parent slots of every child, child after child.
     parents: Vec<u64>,
@@ -369,11 +372,12 @@ impl Moves {
             quiet,
         };
         for k in children {
-            match exits.locator.outcome(&exits.probes, k) {
-                Outcome::Loss(p) => {
-                    out.fastest_win = Some(out.fastest_win.map_or(p + 1, |w| w.min(p + 1)))
-                }
-                Outcome::Win(p) => {
+            // The mover's outcome: a win in `d` is a child lost in `d - 1`, a loss in `d` a
+            // child won in `d - 1`.
+            match exits.locator.after(&exits.probes, k) {
+                Outcome::Win(d) => out.fastest_win = Some(out.fastest_win.map_or(d, |w| w.min(d))),
+                Outcome::Loss(d) => {
+                    let p = d - 1;
                     out.longest_capture = Some(out.longest_capture.map_or(p, |q| q.max(p)))
                 }
                 Outcome::Draw => out.capture_draw = true,
@@ -518,7 +522,7 @@ impl Pair<'_> {
         let parents_side = &self.sides[o];
         let cells = parents_side.cells.as_slice();
         let (lost, won) = (code(Outcome::Loss(d)), code(Outcome::Win(d)));
-        let mut batch = Batch::default();
+        let mut batch = DecidedBatch::default();
         let mut children = Vec::with_capacity(64);
         let mut decided = Decisions::new(&self.pending);
         // The lists are sorted: neighbouring slots share a class, often a few placements apart.
@@ -562,7 +566,7 @@ impl Pair<'_> {
         &self,
         s: usize,
         d: u32,
-        batch: &mut Batch,
+        batch: &mut DecidedBatch,
         children: &mut Vec<u64>,
         decided: &mut Decisions,
     ) {
@@ -638,8 +642,8 @@ impl Pair<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::memory::Solution;
     use crate::progress::Silent;
+    use crate::solution::Solution;
     use morris_engine::Game;
 
     /// Every capture's length read again from the moves, as for those too long for the cell,

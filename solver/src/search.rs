@@ -6,8 +6,8 @@
 //! move; a transposition table keyed by the symmetric slot keeps bounds, and moves are ordered
 //! mills first, then points with more neighbours, which decides the size of the proof tree.
 
-use crate::value::Value;
 use crate::{key_of, lost_already, Lookup};
+use morris_db::Value;
 use morris_db::{Index, Key};
 use morris_engine::{legal_moves, Position, Rules};
 use std::collections::HashMap;

@@ -3,8 +3,8 @@
 //! resumes at the first step without complete files.
 
 use crate::encode::write_codes;
-use crate::exits::Exits;
 use crate::lock::{DirLock, LockError, WriteLock};
+use crate::no_capture::ZeroingView;
 use crate::placement::solve_key;
 use crate::progress::Progress;
 use crate::retro::solve_pair;
@@ -142,8 +142,8 @@ pub fn steps(rules: &Rules, job: &Job) -> Result<Vec<Step>, SolveError> {
 /// `metric`; returns each key with its codes ([`Outcome::code`]).
 ///
 /// Under the no-capture rule the children reached by a zeroing ply are read at distance 0
-/// ([`Exits`]): the retrograde pass then counts plies to the next zeroing ply, and a placement
-/// key, every move of which zeroes, gets each position's value at counter 0.
+/// ([`ZeroingView`]): the retrograde pass then counts plies to the next zeroing ply, and a
+/// placement key, every move of which zeroes, gets each position's value at counter 0.
 pub fn solve_step(
     rules: &Rules,
     metric: Metric,
@@ -160,7 +160,7 @@ pub fn solve_step(
 }
 
 /// Calls `f` with the values a step reads under `metric`: `lookup` itself, or under the
-/// no-capture rule its [`Exits`] view (the keys of `pair` are the step's own, read as they
+/// no-capture rule its [`ZeroingView`] (the keys of `pair` are the step's own, read as they
 /// are; the others at distance 0).
 fn under_metric<R>(
     lookup: &dyn Lookup,
@@ -170,7 +170,7 @@ fn under_metric<R>(
 ) -> R {
     match metric {
         Metric::Plain => f(lookup),
-        Metric::NoCapture(_) => f(&Exits::new(lookup, pair, metric.limit())),
+        Metric::NoCapture(_) => f(&ZeroingView::new(lookup, pair, metric.limit())),
     }
 }
 

@@ -1,8 +1,8 @@
 //! Counts of wins, draws and losses per key, one per symmetry class (holes skipped).
 
-use crate::value::Outcome;
 use morris_db::Category;
 use morris_db::Index;
+use morris_db::Outcome;
 use rayon::prelude::*;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

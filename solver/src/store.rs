@@ -2,8 +2,10 @@
 //! `packed` feature, a reader may also fall back on a packed set where a key has no unpacked
 //! table (see [`Store::reading_packed`]).
 
-use crate::checked::{Checked, Stamp};
+mod known_files;
+
 use crate::{key_of, key_slot, lost_already, prefetch, Entries, Located, Lookup, KEY_SLOTS};
+use known_files::{KnownFiles, Stamp};
 use morris_db::format::{file_name, Checks, DbError, Metric, Table};
 use morris_db::{Index, Key, Outcome};
 use morris_engine::{Position, Rules};
@@ -31,7 +33,7 @@ pub struct Store {
     failure: Mutex<Option<DbError>>,
     /// The files this store hashed, or was told are sound ([`Store::vouch`]): opened again
     /// unchanged, they are not hashed again.
-    checked: Mutex<Checked>,
+    checked: Mutex<KnownFiles>,
 }
 
 impl Store {
@@ -49,7 +51,7 @@ impl Store {
             #[cfg(feature = "packed")]
             packed: None,
             failure: Mutex::new(None),
-            checked: Mutex::new(Checked::default()),
+            checked: Mutex::new(KnownFiles::default()),
         }
     }
 

@@ -2,8 +2,8 @@
 //! applied to the stored outcomes of the position's children.
 //!
 //! Under the no-capture rule the children reached by a zeroing ply count at distance 0
-//! ([`Exits`]), so a stored distance is checked as a distance to zeroing; a placement key,
-//! stored as values alone, is checked on values.
+//! ([`ZeroingView`]), so a stored distance is checked as a distance to zeroing; a placement
+//! key, stored as values alone, is checked on values.
 //!
 //! It shares nothing with the retrograde propagation: moves go forward through the engine's
 //! generator and values through the minimax rule ([`Outcome::order`]). It reads children in batches
@@ -17,8 +17,9 @@
 //! losses are well founded on the "no move" losses, so no other labelling passes), hence a clean
 //! run proves the databases right.
 
-use crate::batch::{evaluate_range, Targets};
-use crate::exits::Exits;
+use crate::forward::evaluate_range;
+use crate::forward::locate::Targets;
+use crate::no_capture::ZeroingView;
 use crate::progress::Progress;
 use crate::Lookup;
 use morris_db::plan::UnitKind;
@@ -60,10 +61,10 @@ pub fn verify_key(
 ) -> Report {
     let cyclic = UnitKind::of(rules, key).is_cyclic();
     let pair = [key, key.swapped()];
-    let exits = Exits::new(lookup, if cyclic { &pair } else { &[] }, metric.limit());
+    let zeroing = ZeroingView::new(lookup, if cyclic { &pair } else { &[] }, metric.limit());
     let (children, values_only): (&dyn Lookup, bool) = match metric {
         Metric::Plain => (lookup, false),
-        Metric::NoCapture(_) => (&exits, !cyclic),
+        Metric::NoCapture(_) => (&zeroing, !cyclic),
     };
     let index = Index::new(rules.board(), key);
     let n = index.size();

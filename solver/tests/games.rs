@@ -3,8 +3,8 @@
 
 use morris_db::format::Metric;
 use morris_engine::{Game, Position, Rules};
-use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
+use morris_solver::solution::Solution;
 use morris_solver::verify::verify_key;
 use morris_solver::Lookup;
 

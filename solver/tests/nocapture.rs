@@ -5,8 +5,8 @@ use morris_db::format::Metric;
 use morris_db::plan::UnitKind;
 use morris_db::{Key, Outcome, Value};
 use morris_engine::{Color, Position, Rules};
-use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
+use morris_solver::solution::Solution;
 use morris_solver::verify::verify_key;
 use morris_solver::{Located, Lookup};
 

@@ -12,8 +12,8 @@ use common::variant;
 use morris_db::Key;
 use morris_engine::{Bitboard, Color, Game, Position, Rules};
 use morris_reference::{GameSolution, Value};
-use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
+use morris_solver::solution::Solution;
 use morris_solver::{key_of, lost_already, Lookup};
 use std::collections::BTreeSet;
 

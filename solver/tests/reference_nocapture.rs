@@ -13,8 +13,8 @@ use morris_db::format::Metric;
 use morris_db::{Key, Value};
 use morris_engine::{Bitboard, Color, Game, Position, Rules};
 use morris_reference::CounterSolution;
-use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
+use morris_solver::solution::Solution;
 use morris_solver::{key_of, Lookup};
 use std::collections::BTreeSet;
 

@@ -1,9 +1,9 @@
 //! The alpha-beta fall-back proves the same values as the placement databases.
 
 use morris_engine::{legal_moves, Position, Rules};
-use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
 use morris_solver::search::Search;
+use morris_solver::solution::Solution;
 use morris_solver::Lookup;
 
 #[test]

@@ -4,8 +4,8 @@
 use morris_db::format::Metric;
 use morris_db::{Outcome, Value};
 use morris_engine::{legal_moves, Position, Rules};
-use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
+use morris_solver::solution::Solution;
 use morris_solver::solve::{solve, Job};
 use morris_solver::store::Store;
 use morris_solver::tablebase::{ProbeError, Tablebase};

@@ -4,8 +4,8 @@
 use morris_db::format::Metric;
 use morris_db::{Key, Outcome};
 use morris_engine::{Position, Rules};
-use morris_solver::memory::Solution;
 use morris_solver::progress::Silent;
+use morris_solver::solution::Solution;
 use morris_solver::verify::verify_key;
 use morris_solver::{Located, Lookup};
 

@@ -1,6 +1,6 @@
 use crate::options::{position, RuleArgs};
 use crate::Failure;
-use morris_engine::{legal_moves, Outcome, Reason};
+use morris_engine::{legal_moves, GameEnd, Reason};
 
 /// List every legal move of a position
 #[derive(clap::Args)]
@@ -28,10 +28,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
 }
 
 /// One line saying how a finished game ended.
-pub fn describe_outcome(o: Outcome) -> String {
+pub fn describe_outcome(o: GameEnd) -> String {
     match o {
-        Outcome::Draw => "game over: draw (no legal move)".to_string(),
-        Outcome::Win { winner, reason } => {
+        GameEnd::Draw => "game over: draw (no legal move)".to_string(),
+        GameEnd::Win { winner, reason } => {
             let why = match reason {
                 Reason::TooFewStones => "the loser has fewer than three stones",
                 Reason::NoMoves => "the side to move has no legal move",

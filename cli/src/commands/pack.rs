@@ -37,8 +37,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Which sets: wdl (values), dtw (outcomes with distances) or both
-    #[arg(long, default_value = "both", value_parser = ["wdl", "dtw", "both"])]
-    what: String,
+    #[arg(long, value_enum, default_value_t = What::Both)]
+    what: What,
     /// Slots per compressed block of the value set (five values a byte): larger packs
     /// smaller, smaller probes faster
     #[arg(long, default_value_t = 20_480, value_parser = clap::value_parser!(u32).range(256..=16_777_216))]
@@ -52,8 +52,8 @@ pub struct Args {
     /// Which keys get a file: `stronger` leaves out the keys whose side to move has fewer
     /// stones (searched by the reader), `both` packs every key [default: stronger in the plain
     /// game, both under --moves-without-capture]
-    #[arg(long, value_parser = ["stronger", "both"])]
-    sides: Option<String>,
+    #[arg(long, value_enum)]
+    sides: Option<Sides>,
     /// Compare the packed sets in --out with --db instead of packing
     #[arg(long)]
     verify: bool,
@@ -72,26 +72,51 @@ pub struct Args {
     rules: RuleArgs,
 }
 
+/// The sets `--what` writes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum What {
+    /// Values only (`*.wdl.mpk`)
+    Wdl,
+    /// Outcomes with distances (`*.dtw.mpk`)
+    Dtw,
+    Both,
+}
+
+impl What {
+    fn kinds(self) -> Vec<Kind> {
+        match self {
+            What::Wdl => vec![Kind::Wdl],
+            What::Dtw => vec![Kind::Distance],
+            What::Both => vec![Kind::Wdl, Kind::Distance],
+        }
+    }
+}
+
+/// The keys `--sides` gives a file.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Sides {
+    /// Only the keys whose side to move has at least as many stones as the other
+    Stronger,
+    /// Every key
+    Both,
+}
+
 pub fn run(args: Args) -> Result<(), Failure> {
     let rules = args.rules.rules()?;
     threads(args.threads)?;
-    let metric = args.rules.metric();
+    let metric = args.rules.metric()?;
     let max = args.db.max_stones(&rules)?;
     let keys = args.db.keys(&rules)?;
-    let kinds = match args.what.as_str() {
-        "wdl" => vec![Kind::Wdl],
-        "dtw" => vec![Kind::Distance],
-        _ => vec![Kind::Wdl, Kind::Distance],
-    };
+    let kinds = args.what.kinds();
     if !args.db.db.is_dir() {
         return Err(Failure::failed(format!(
             "{}: no such database directory",
             args.db.db.display()
         )));
     }
-    let weaker_searched = match args.sides.as_deref() {
-        Some("both") => false,
-        Some(_) if metric != morris_db::Metric::Plain => {
+    let weaker_searched = match args.sides {
+        Some(Sides::Both) => false,
+        Some(Sides::Stronger) if metric != morris_db::Metric::Plain => {
             return Err(Failure::input(
                 "--sides stronger is for the plain game: under --moves-without-capture a \
                  position's distance to zeroing is not found by a one-ply search, so every key \

@@ -127,7 +127,7 @@ fn workflow(args: &Args, graph: &KeyGraph) -> Result<(), Failure> {
                 Failure::failed(format!("cannot find the path of this program: {e}"))
             })?),
             db: absolute(db),
-            options: rule_options(args, graph),
+            options: rule_options(args, graph)?,
             cpus,
             title: format!(
                 "The solve of {} up to {} stones a side{} into {}",
@@ -172,27 +172,33 @@ fn absolute(path: &Path) -> String {
         .to_string()
 }
 
-/// The rule options of this command line, for the jobs' `morris solve`.
-fn rule_options(args: &Args, graph: &KeyGraph) -> String {
-    let r = &args.rules;
-    let mut v = vec![format!("--game {}", r.game)];
-    if r.no_flying {
-        v.push("--no-flying".into());
+/// The rule options of this command line, for the jobs' `morris solve`: the checked rule set
+/// in flags (a preset spelled out).
+fn rule_options(args: &Args, graph: &KeyGraph) -> Result<String, Failure> {
+    let set = args.rules.rule_set()?;
+    let standard = morris_engine::Rules::standard(set.game());
+    let mut v = vec![format!("--game {}", set.game())];
+    if set.flying() != standard.flying {
+        v.push(
+            if set.flying() {
+                "--flying"
+            } else {
+                "--no-flying"
+            }
+            .into(),
+        );
     }
-    if r.flying {
-        v.push("--flying".into());
+    if set.stones() != standard.stones {
+        v.push(format!("--stones {}", set.stones()));
     }
-    if let Some(n) = r.stones {
-        v.push(format!("--stones {n}"));
-    }
-    if let Some(n) = r.moves_without_capture {
+    if let Some(n) = set.moves_without_capture() {
         v.push(format!("--moves-without-capture {n}"));
     }
     v.push(format!(
         "--max-stones {}",
         args.max_stones.unwrap_or(graph.rules().stones)
     ));
-    v.join(" ")
+    Ok(v.join(" "))
 }
 
 #[cfg(unix)]

@@ -2,6 +2,7 @@ use crate::commands::moves::describe_outcome;
 use crate::commands::query::{describe, describe_move, failure, tablebase, within_turns};
 use crate::options::{position, RuleArgs};
 use crate::Failure;
+use morris_engine::rule_set::RuleOption;
 use morris_engine::{render, Color, Position};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -13,15 +14,15 @@ use std::io::{BufRead, Write};
 The same position with the same side to move a third time is a draw. With\n\
 --moves-without-capture N the game is drawn after N plies without a capture or placement, and\n\
 the perfect player plays that rule exactly (it reads the rule's tables).\n\n\
-Examples:\n  morris play --db dbs/nine --as black\n  morris play --db dbs/nine --hint --position 'W:d7,g1,g7 B:a4,d5,g4 b 0 0'"
+Examples:\n  morris play --db dbs/nine --as black\n  morris play --db dbs/nine --hint --position 'W:d7,g1,g7 B:a4,d5,g4 b 0 0'\n  morris play --db dbs/nine --rules no-capture-50 --as black"
 )]
 pub struct Args {
     /// The database directory (the perfect player reads it)
     #[arg(long, value_name = "DIR")]
     db: std::path::PathBuf,
-    /// The colour you play
-    #[arg(long = "as", value_name = "white|black", default_value = "white", value_parser = parse_color)]
-    color: Color,
+    /// The colour you play (w and b for short)
+    #[arg(long = "as", value_enum, default_value_t = Side::White)]
+    color: Side,
     /// Start from this position instead of the start of the game
     #[arg(long, default_value = "startpos")]
     position: String,
@@ -29,40 +30,64 @@ pub struct Args {
     #[arg(long)]
     hint: bool,
     /// The game is drawn after this many plies from the starting position (a win on the last
-    /// one counts); the perfect player and the hints play for the limit. Not combined with
-    /// --moves-without-capture
-    #[arg(long, value_name = "N", conflicts_with = "moves_without_capture")]
-    turn_limit: Option<u32>,
-    /// With --moves-without-capture: plies already played since the last capture or
-    /// placement in the starting position
-    #[arg(
-        long,
-        value_name = "C",
-        default_value_t = 0,
-        requires = "moves_without_capture"
-    )]
-    counter: u32,
+    /// one counts), 0 to 100000; the perfect player and the hints play for the limit. Not
+    /// combined with the no-capture rule
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    turn_limit: Option<String>,
+    /// Under the no-capture rule: plies already played since the last capture or placement in
+    /// the starting position [default: 0]
+    #[arg(long, value_name = "C", allow_negative_numbers = true)]
+    counter: Option<String>,
     #[command(flatten)]
     rules: RuleArgs,
 }
 
-fn parse_color(s: &str) -> Result<Color, String> {
-    match s {
-        "white" | "w" => Ok(Color::White),
-        "black" | "b" => Ok(Color::Black),
-        _ => Err(format!("`{s}` is not a colour: white or black")),
+/// The colour a player takes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Side {
+    #[value(alias = "w")]
+    White,
+    #[value(alias = "b")]
+    Black,
+}
+
+impl From<Side> for Color {
+    fn from(s: Side) -> Color {
+        match s {
+            Side::White => Color::White,
+            Side::Black => Color::Black,
+        }
     }
 }
 
+/// A rule option refused, with this command's flags (the turn limit is `--turn-limit` here).
+fn rule_error(e: morris_engine::RuleError) -> Failure {
+    Failure::input(e.message(&|o| match o {
+        RuleOption::TurnLimit => "--turn-limit",
+        o => o.flag(),
+    }))
+}
+
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = args.rules.rules()?;
+    let set = args
+        .rules
+        .options
+        .builder()
+        .text(RuleOption::TurnLimit, args.turn_limit.as_deref())
+        .build()
+        .map_err(rule_error)?;
+    let rules = set.rules();
     let board = rules.board();
     let mut pos = position(&args.position, &rules)?;
-    let tb = tablebase(&args.db, &args.rules)?;
-    let limit = args.rules.moves_without_capture.map(u32::from);
+    let tb = tablebase(&args.db, &set)?;
+    let limit = set.moves_without_capture().map(u32::from);
+    let turn_limit = set.turn_limit();
+    let you = Color::from(args.color);
     let mut seen: HashMap<Position, u32> = HashMap::new();
     let mut played = 0u32;
-    let mut counter = args.counter;
+    let mut counter = set
+        .counter_text(args.counter.as_deref())
+        .map_err(rule_error)?;
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     loop {
@@ -77,7 +102,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             println!("game over: draw by threefold repetition");
             return Ok(());
         }
-        if args.turn_limit.is_some_and(|n| played >= n) {
+        if turn_limit.is_some_and(|n| played >= n) {
             println!("game over: draw, the turn limit is reached");
             return Ok(());
         }
@@ -87,9 +112,9 @@ pub fn run(args: Args) -> Result<(), Failure> {
         }
         let probe = tb.probe_at(&pos, counter).map_err(failure)?;
         let mut moves = tb.best_moves_at(&pos, counter).map_err(failure)?;
-        let left = args.turn_limit.map(|n| n - played);
+        let left = turn_limit.map(|n| n - played);
         let outcome = within_turns(probe.outcome, &mut moves, left);
-        let mv = if pos.side_to_move() == args.color {
+        let mv = if pos.side_to_move() == you {
             if args.hint {
                 let value = match &probe.rule {
                     Some(r) => crate::commands::query::describe_rule(r, outcome),

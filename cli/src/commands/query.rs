@@ -1,9 +1,12 @@
-use crate::json::{Query, QueryMove};
-use crate::options::{position, RuleArgs};
+use crate::options::{position, rule_error, RuleArgs};
 use crate::Failure;
-use morris_engine::{render, Position};
+use morris_db::Outcome;
+use morris_engine::rule_set::RuleOption;
+use morris_engine::{render, Position, RuleSet};
+use morris_solver::answer::Answer;
 use morris_solver::tablebase::{ProbeError, RankedMove, RuleProbe, Tablebase};
-use morris_solver::value::Outcome;
+
+pub use morris_solver::answer::within_turns;
 
 /// The value and distance of a position, and every legal move ranked
 #[derive(clap::Args)]
@@ -13,7 +16,7 @@ use morris_solver::value::Outcome;
 one at the given counter (win, draw, loss), with its category at counter 0 (win, cursed-win,\n\
 draw, blessed-loss, loss) and dtz, the plies to the zeroing ply (capture, placement or blocking\n\
 move) that settles it; plies stays the distance to the end without the rule.\n\n\
-Examples:\n  morris query --db dbs/nine 'W:d7,g1,g7 B:a4,d5,g4 b 0 0'\n  morris query --db dbs/nine --json 'W:a1,d1,g1,b4 B:a7,d7,g7 w'\n  morris query --db dbs/nine --moves-without-capture 50 --counter 10 'W:d7,g1,g7 B:a4,d5,g4 b'"
+Examples:\n  morris query --db dbs/nine 'W:d7,g1,g7 B:a4,d5,g4 b 0 0'\n  morris query --db dbs/nine --json 'W:a1,d1,g1,b4 B:a7,d7,g7 w'\n  morris query --db dbs/nine --moves-without-capture 50 --counter 10 'W:d7,g1,g7 B:a4,d5,g4 b'\n  morris query --db dbs/nine --rules no-capture-50 --counter 10 'W:d7,g1,g7 B:a4,d5,g4 b'"
 )]
 pub struct Args {
     /// The position (notation of docs/rules.md)
@@ -21,23 +24,21 @@ pub struct Args {
     /// The database directory
     #[arg(long, value_name = "DIR")]
     db: std::path::PathBuf,
-    /// Print JSON: {"value", "plies", "moves": [{"move", "value", "plies"}]}, under the
-    /// no-capture rule also "category", "dtz", "counter" and per move "category", "dtz",
-    /// "zeroing"
+    /// Print JSON, the shape of the server's /api/query and Python's Tablebase.query
+    /// (docs/answer.md): {"value", "plies", "category", "dtz", "counter", "turns_left",
+    /// "source", "position", "side", "rules", "over", "moves": [{"move", "value", "plies",
+    /// "category", "dtz", "zeroing", "from", "to", "capture", "position"}]}, every field
+    /// present, null where it does not apply
     #[arg(long)]
     json: bool,
     /// Answer under a turn limit: the game is drawn after this many more plies (a win on the
-    /// last one counts). Not combined with --moves-without-capture
-    #[arg(long, value_name = "PLIES", conflicts_with = "moves_without_capture")]
-    turns_left: Option<u32>,
-    /// With --moves-without-capture: plies played since the last capture or placement
-    #[arg(
-        long,
-        value_name = "C",
-        default_value_t = 0,
-        requires = "moves_without_capture"
-    )]
-    counter: u32,
+    /// last one counts), 0 to 100000. Not combined with the no-capture rule
+    #[arg(long, value_name = "PLIES", allow_negative_numbers = true)]
+    turns_left: Option<String>,
+    /// Under the no-capture rule: plies played since the last capture or placement [default:
+    /// 0]
+    #[arg(long, value_name = "C", allow_negative_numbers = true)]
+    counter: Option<String>,
     #[command(flatten)]
     rules: RuleArgs,
 }
@@ -73,10 +74,10 @@ pub fn failure(e: ProbeError) -> Failure {
     }
 }
 
-/// Opens the tablebase the rule options name.
-pub fn tablebase(db: &std::path::Path, rules: &RuleArgs) -> Result<Tablebase, Failure> {
-    let tb = Tablebase::open(db, rules.rules()?).map_err(failure)?;
-    Ok(match rules.moves_without_capture {
+/// Opens the tablebase of a rule set: the plain tables, and the no-capture rule's with it.
+pub fn tablebase(db: &std::path::Path, set: &RuleSet) -> Result<Tablebase, Failure> {
+    let tb = Tablebase::open(db, set.rules()).map_err(failure)?;
+    Ok(match set.moves_without_capture() {
         Some(n) => tb.with_no_capture_rule(n),
         None => tb,
     })
@@ -90,15 +91,8 @@ fn search_fallback(args: &Args, tb: &Tablebase, pos: &Position) -> Result<(), Fa
     let proved = tb.prove(pos).map_err(failure)?;
     let board = rules.board();
     if args.json {
-        let moves = proved
-            .moves
-            .iter()
-            .map(|&(m, v)| QueryMove::proved(m.notation(board).to_string(), v))
-            .collect();
-        let mut q = Query::new(Outcome::Draw, None, moves);
-        q.value = proved.value.name();
-        q.source = Some("search");
-        println!("{}", serde_json::to_string(&q).expect("serialisable"));
+        let answer = Answer::proved(&rules, pos, &proved);
+        println!("{}", serde_json::to_string(&answer).expect("serialisable"));
         return Ok(());
     }
     println!("{}", render::draw(pos, &rules));
@@ -115,33 +109,42 @@ fn search_fallback(args: &Args, tb: &Tablebase, pos: &Position) -> Result<(), Fa
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = args.rules.rules()?;
+    let set = args
+        .rules
+        .options
+        .builder()
+        .text(RuleOption::TurnLimit, args.turns_left.as_deref())
+        .build()
+        .map_err(rule_error)?;
+    let counter = set
+        .counter_text(args.counter.as_deref())
+        .map_err(rule_error)?;
+    let rules = set.rules();
     let pos = position(&args.position, &rules)?;
-    let tb = tablebase(&args.db, &args.rules)?;
+    let tb = tablebase(&args.db, &set)?;
+    let turns_left = set.turn_limit();
     // The search relies on placements never repeating a position; where a player may slide
-    // instead of placing (Lasker) they can, so there the databases are required.
+    // instead of placing (Lasker) they can, so there the databases are required. A finished
+    // game needs neither.
     let in_hand = pos.our_hand() + pos.their_hand() > 0;
     if in_hand
+        && pos.outcome(&rules).is_none()
         && !tb.has_tables_for(&pos)
-        && args.turns_left.is_none()
+        && turns_left.is_none()
         && tb.no_capture_limit().is_none()
         && !rules.place_or_move()
     {
         return search_fallback(&args, &tb, &pos);
     }
-    let probe = tb.probe_at(&pos, args.counter).map_err(failure)?;
-    let mut moves = tb.best_moves_at(&pos, args.counter).map_err(failure)?;
-    let outcome = within_turns(probe.outcome, &mut moves, args.turns_left);
-    let board = rules.board();
     if args.json {
-        let items = moves
-            .iter()
-            .map(|m| QueryMove::new(m.mv.notation(board).to_string(), m))
-            .collect();
-        let q = Query::new(outcome, probe.rule, items);
-        println!("{}", serde_json::to_string(&q).expect("serialisable"));
+        let answer = Answer::query(&tb, &pos, counter, turns_left).map_err(failure)?;
+        println!("{}", serde_json::to_string(&answer).expect("serialisable"));
         return Ok(());
     }
+    let probe = tb.probe_at(&pos, counter).map_err(failure)?;
+    let mut moves = tb.best_moves_at(&pos, counter).map_err(failure)?;
+    let outcome = within_turns(probe.outcome, &mut moves, turns_left);
+    let board = rules.board();
     println!("{}", render::draw(&pos, &rules));
     println!();
     let side = pos.side_to_move().name();
@@ -165,19 +168,6 @@ pub fn run(args: Args) -> Result<(), Failure> {
         );
     }
     Ok(())
-}
-
-/// The position's outcome and its moves under a turn limit of `left` more plies (a win on
-/// the last one counts), the moves ranked again; unchanged without a limit.
-pub fn within_turns(outcome: Outcome, moves: &mut [RankedMove], left: Option<u32>) -> Outcome {
-    let Some(left) = left else {
-        return outcome;
-    };
-    for m in moves.iter_mut() {
-        m.outcome = m.outcome.within(left);
-    }
-    moves.sort_by_key(|m| m.outcome);
-    outcome.within(left)
 }
 
 /// A ranked move for text output.

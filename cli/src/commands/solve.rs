@@ -133,7 +133,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .flat_map(|step| step.keys())
         .map(|key| morris_db::slots(rules.board(), key))
         .sum();
-    let metrics = metrics(&args.rules);
+    let metrics = metrics(&args.rules)?;
     let needs = Needs::of(&rules, &steps, &metrics, &args.db.db);
     if !args.force {
         needs.check(&args.db.db)?;
@@ -183,7 +183,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let start_pos = morris_engine::Position::start(&rules);
     let start_key = morris_solver::key_of(&start_pos);
     if reports.iter().any(|r| r.keys.contains(&start_key)) {
-        let tb = crate::commands::query::tablebase(&args.db.db, &args.rules)?;
+        let tb = crate::commands::query::tablebase(&args.db.db, &args.rules.rule_set()?)?;
         let probe = tb
             .probe(&start_pos)
             .map_err(crate::commands::query::failure)?;
@@ -204,12 +204,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
 
 /// The tables a solve builds: under the no-capture rule the plain tables come first (queries
 /// read both).
-fn metrics(rules: &RuleArgs) -> Vec<Metric> {
+fn metrics(rules: &RuleArgs) -> Result<Vec<Metric>, Failure> {
     let mut metrics = vec![Metric::Plain];
-    if let Some(n) = rules.moves_without_capture {
+    if let Some(n) = rules.rule_set()?.moves_without_capture() {
         metrics.push(Metric::NoCapture(n));
     }
-    metrics
+    Ok(metrics)
 }
 
 /// What the files still missing will take: the figures of `morris plan` (`db/src/plan.rs`)

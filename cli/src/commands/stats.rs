@@ -1,5 +1,5 @@
 use crate::commands::verify::open_all;
-use crate::options::{thousands, DbArgs, RuleArgs};
+use crate::options::{metric, thousands, DbArgs, RuleArgs};
 use crate::Failure;
 use morris_db::Category;
 use morris_solver::stats::{key_stats, rule_key_stats, KeyStats, RuleStats};
@@ -26,16 +26,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = args.rules.rules()?;
+    let set = args.rules.rule_set()?;
+    let rules = set.rules();
     let max = args.db.max_stones(&rules)?;
     let keys = args.db.keys(&rules)?;
     let mut plain = Store::new(&args.db.db, rules);
-    let mut rule = args.rules.moves_without_capture.map(|n| {
-        (
-            n,
-            Store::with_metric(&args.db.db, rules, args.rules.metric()),
-        )
-    });
+    let mut rule = set
+        .moves_without_capture()
+        .map(|n| (n, Store::with_metric(&args.db.db, rules, metric(&set))));
     let mut rows: Vec<(String, KeyStats, Option<RuleStats>)> = Vec::new();
     for key in keys {
         open_all(&plain, &[key], max, false)?;

@@ -72,7 +72,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         Some(k) => find(&rules, max, k).map_err(Failure::input)?.keys(),
         None => args.db.keys(&rules)?,
     };
-    let mut store = Store::with_metric(&args.db.db, rules, args.rules.metric());
+    let mut store = Store::with_metric(&args.db.db, rules, args.rules.metric()?);
     let mut journal = open_journal(args.journal.as_deref())?;
     let bars = Bars::new(keys.len() as u64, "keys");
     let mut bad_total = 0;

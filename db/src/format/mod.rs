@@ -20,4 +20,4 @@ pub use header::{
     Metric, HEADER_LEN, MAGIC, VERSION,
 };
 pub use table::{check_key, map_read_only, Checks, Table};
-pub use writer::{write_table, Block, Writer};
+pub use writer::{write_table, EncodedBlock, Writer};

@@ -97,7 +97,7 @@ impl Writer {
         self.push_raw(&[entry.0])
     }
 
-    /// The table's encoding, which [`Block::encode`] must use.
+    /// The table's encoding, which [`EncodedBlock::encode`] must use.
     pub fn encoding(&self) -> Encoding {
         self.encoding
     }
@@ -107,10 +107,10 @@ impl Writer {
         self.written
     }
 
-    /// Appends a block of slots encoded apart from the writer ([`Block::encode`]), so that
+    /// Appends a block of slots encoded apart from the writer ([`EncodedBlock::encode`]), so that
     /// encoding can run in parallel: each block starts where the table is (for two-bit tables,
     /// at the start of a byte; slots pushed one by one may finish a block's last byte).
-    pub fn push_block(&mut self, block: &Block) -> Result<(), DbError> {
+    pub fn push_block(&mut self, block: &EncodedBlock) -> Result<(), DbError> {
         if let Some((slot, outcome)) = block.unencodable {
             return Err(self.invalid(format!(
                 "slot {slot}: {outcome} has no form in {:?}",
@@ -250,7 +250,7 @@ impl Writer {
 
 /// Consecutive slots encoded for [`Writer::push_block`]: the bytes and overflow records that
 /// per-slot [`Writer::push`] calls would have produced.
-pub struct Block {
+pub struct EncodedBlock {
     encoding: Encoding,
     first: u64,
     slots: u64,
@@ -260,16 +260,16 @@ pub struct Block {
     unencodable: Option<(u64, Outcome)>,
 }
 
-impl Block {
+impl EncodedBlock {
     /// Encodes the outcomes of the slots from `first` on.
     pub fn encode(
         encoding: Encoding,
         first: u64,
         outcomes: impl IntoIterator<Item = Outcome>,
-    ) -> Block {
+    ) -> EncodedBlock {
         let outcomes = outcomes.into_iter();
         let hint = outcomes.size_hint().0;
-        let mut block = Block {
+        let mut block = EncodedBlock {
             encoding,
             first,
             slots: 0,

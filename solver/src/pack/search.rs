@@ -12,7 +12,7 @@ use morris_db::{Key, Outcome};
 use morris_engine::{for_each_move, Move, Position, Rules};
 
 use super::symbol::Symbol;
-use crate::value::evaluate;
+use crate::minimax::evaluate;
 
 /// True when a set that leaves out the weaker side has no table for `key`: its side to move
 /// has fewer stones on the board than the other.

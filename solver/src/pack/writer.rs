@@ -13,7 +13,8 @@ use super::fill::fill;
 use super::reader::PackedSet;
 use super::search::is_searched;
 use super::symbol::Symbol;
-use crate::batch::{evaluate_range, Targets};
+use crate::forward::evaluate_range;
+use crate::forward::locate::Targets;
 use crate::Lookup;
 
 /// How to pack.

@@ -28,7 +28,7 @@ impl Pending {
             .expect("no panic under the lock")
             .pop_first()?;
         for slots in &mut sides {
-            crate::radix::sort_slots(slots);
+            super::radix::sort_slots(slots);
         }
         Some((level, sides))
     }

@@ -47,7 +47,7 @@ pub fn run(args: &Args, rules: Rules, max_stones: u8, key: Key) -> Result<(), Fa
         Part::Join => format!("{what} (join)"),
         _ => what,
     };
-    let metrics = metrics(&args.rules);
+    let metrics = metrics(&args.rules)?;
     let stores = metrics
         .iter()
         .map(|&m| Store::with_metric(&args.db.db, rules, m));

@@ -46,9 +46,9 @@ fn inode(_: &std::fs::Metadata) -> u64 {
 
 /// The version of each key's file that this process hashed or wrote.
 #[derive(Debug, Default)]
-pub struct Checked(HashMap<Key, Stamp>);
+pub struct KnownFiles(HashMap<Key, Stamp>);
 
-impl Checked {
+impl KnownFiles {
     /// True when the file of `key`, as `stamp` identifies it, is the version this process
     /// checked or wrote.
     pub fn knows(&self, key: Key, stamp: Option<Stamp>) -> bool {
@@ -77,7 +77,7 @@ mod tests {
         let path = dir.join("t");
         std::fs::write(&path, b"one").unwrap();
         let key = Key::new(3, 3, 0, 0);
-        let mut checked = Checked::default();
+        let mut checked = KnownFiles::default();
         assert!(!checked.knows(key, Stamp::of(&path)));
         checked.record(key, Stamp::of(&path));
         assert!(checked.knows(key, Stamp::of(&path)));

@@ -1,6 +1,8 @@
-//! The minimax rule with the game's own rule for a player who cannot move.
+//! The rule every forward computation applies to a position's children, in one place so that
+//! the placement pass, verification and the packed reader's search agree on it, down to the
+//! games where a player who cannot move draws.
 
-pub use morris_db::{Outcome, Value};
+use morris_db::Outcome;
 
 /// The outcome of a position from its children's (each for the child's side to move): the
 /// best move by [`Outcome::best_move`], or where the game says so (a full tic-tac-toe board),

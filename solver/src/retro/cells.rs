@@ -4,15 +4,15 @@
 //! live in the project's huge-page memory ([`HugeTable`]), so that the random accesses mostly
 //! hit the TLB.
 
-use morris_db::huge::HugeTable;
+use morris_db::huge::{AtomicHugeTable, HugeTable};
 use std::sync::atomic::AtomicU32;
 
-pub struct Cells(HugeTable);
+pub struct Cells(AtomicHugeTable);
 
 impl Cells {
     /// `len` zeroed cells.
     pub fn zeroed(len: usize) -> Cells {
-        Cells(HugeTable::zeroed(len))
+        Cells(HugeTable::zeroed(len).into_atomics())
     }
 
     #[inline]

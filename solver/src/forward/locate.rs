@@ -1,19 +1,18 @@
-//! Forward evaluation in batches: the values of many positions from their children's stored
-//! values, for the placement pass and for verification.
+//! Where a position's children lie in the tables, for the forward passes and for the captures
+//! of the retrograde initial pass.
 //!
-//! Both are bound by memory latency: every child is a load at a random place of a
-//! sub-database of up to a GiB. Positions are therefore taken in batches: every child of the
-//! batch is probed (located, its load started) before any is read, so that the loads overlap.
+//! Besides the loads themselves, indexing the children is most of a forward pass's work, and
+//! children mostly share their stones with other children: the fixed indexes of those stones
+//! are kept and reused ([`Locator`]). A child whose key lends its entries is kept as the address
+//! of its byte and read by one load ([`Probes`]), as decoding a [`Located`] and finding its
+//! key's bytes took most of a batch's reading.
 
 use crate::entries::AfterTable;
-use crate::value::{evaluate, Outcome};
 use crate::{key_of, key_slot, lost_already, prefetch, Entries, Located, Lookup};
 use core::marker::PhantomData;
-use core::ops::Range;
 use morris_db::plan::{children, Via};
-use morris_db::{Fixed, Index, Key};
-use morris_engine::movegen::{for_each_group, Sink};
-use morris_engine::{Bitboard, Color, Move, Point, Position, Rules};
+use morris_db::{Fixed, Index, Key, Outcome};
+use morris_engine::{Bitboard, Move, Point, Position, Rules};
 
 /// The keys a placement key's placements lead into, as the key graph names them ([`children`]),
 /// with their indexes where the lookup has them: the placement pass's shortcut, which saves
@@ -36,18 +35,14 @@ struct Target<'a> {
     /// lookup at this key ([`Met::located`]).
     slot: usize,
     entries: Option<Entries<'a>>,
-    /// Its first [`View`] in [`Met::views`] (set when met).
-    view: u64,
-}
-
-/// How a child's byte is read ([`Probes::order_after`]): the table of its key's entries and the
-/// shift to its slot's bits. A key of the two-bit encoding has a view per slot of a byte.
-#[derive(Copy, Clone)]
-struct View<'a> {
-    after: &'a AfterTable,
-    shift: u32,
-    /// Its key's number in [`Met::targets`].
-    target: usize,
+    /// Its table's number in [`Met::afters`] above [`Probes::TABLE_SHIFT`] (set when met):
+    /// the tag of every child of the key.
+    tag: u64,
+    /// How a slot maps to its byte (`slot >> slot_shift`) and to its bits in the byte (the
+    /// slot's low `sub_mask` bits, two bits each): 0 and 0 for a byte a slot, 2 and 3 for the
+    /// two-bit encoding. Kept as numbers, not as the encoding, so that a probe takes no branch.
+    slot_shift: u32,
+    sub_mask: u64,
 }
 
 impl<'a> Target<'a> {
@@ -58,17 +53,20 @@ impl<'a> Target<'a> {
             index: lookup.index_of(key)?,
             slot: key_slot(key),
             entries: lookup.entries_of(key),
-            view: 0,
+            tag: 0,
+            slot_shift: 0,
+            sub_mask: 0,
         })
     }
 
     /// Locates slot `slot` of the key and starts its load.
-    #[inline]
+    #[inline(always)]
     fn probe(&self, children: &dyn Lookup, slot: u64, probes: &mut Probes<'a>) {
         match self.entries {
             Some(entries) => {
-                let (byte, shift) = entries.byte_of(slot);
-                probes.byte(byte, self.view + (shift / 2) as u64);
+                let byte = &entries.bytes[(slot >> self.slot_shift) as usize];
+                let shift = 2 * (slot & self.sub_mask);
+                probes.byte(byte, self.tag | shift << Probes::SHIFT_SHIFT);
             }
             None => probes.located(children.probe_slot(self.key, slot)),
         }
@@ -84,41 +82,43 @@ impl<'a> Targets<'a> {
             capture: target(Via::PlaceCapture),
         }
     }
-}
 
-/// Evaluates every position of `range` of `index` (holes skipped) by the minimax rule over its
-/// children's stored values, in batches, and calls `f(slot, position, outcome)` for each.
-pub(crate) fn evaluate_range(
-    rules: &Rules,
-    index: &Index,
-    range: Range<u64>,
-    children: &dyn Lookup,
-    targets: &Targets,
-    mut f: impl FnMut(u64, &Position, Outcome),
-) {
-    let key = index.key();
-    let mut locator = Locator::new(rules, children, targets);
-    let mut batch = Batch::new(index, targets.capture.is_some());
-    index.for_each_class_in(range, |i, us, them| {
-        let pos = Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
-        batch.push(i, pos, &mut locator);
-        if batch.is_full() {
-            batch.evaluate(rules, children, &locator.met, &mut f);
-        }
-    });
-    batch.evaluate(rules, children, &locator.met, &mut f);
+    /// Whether the key graph named the placements' capture children's key (the pass, not
+    /// verification).
+    pub(super) fn name_captures(&self) -> bool {
+        self.capture.is_some()
+    }
 }
 
 /// The child keys a [`Locator`] met or was given, with their indexes and the entries the
 /// lookup lends of them ([`Lookup::entries_of`]): children lie in one to three keys, so a
 /// short list searched in order (the targets apart from the memos, so that a search reads one
 /// line).
-#[derive(Default)]
-struct Met<'a> {
+pub(super) struct Met<'a> {
     targets: Vec<Target<'a>>,
     memos: Vec<Memos<'a>>,
-    views: Vec<View<'a>>,
+    /// By table number (a child's tag): how its bytes are read ([`Entries::after`]); a fixed
+    /// array, so that a read takes neither a bounds check nor a length load.
+    afters: [&'a AfterTable; Probes::TABLES],
+    /// By table number: its key's number in `targets`.
+    table_targets: [usize; Probes::TABLES],
+    tables: usize,
 }
+
+impl Default for Met<'_> {
+    fn default() -> Self {
+        Met {
+            targets: Vec::new(),
+            memos: Vec::new(),
+            afters: [&UNUSED; Probes::TABLES],
+            table_targets: [usize::MAX; Probes::TABLES],
+            tables: 0,
+        }
+    }
+}
+
+/// The [`AfterTable`] of a table number no key has: never read.
+static UNUSED: AfterTable = [Entries::OVERFLOW; 256];
 
 /// The fixed indexes of a key that its children reuse.
 #[derive(Default)]
@@ -137,17 +137,15 @@ struct Memos<'a> {
 impl<'a> Met<'a> {
     /// Adds `target`; its number in the list.
     fn add(&mut self, mut target: Target<'a>) -> usize {
-        target.view = self.views.len() as u64;
         if let Some(entries) = target.entries {
-            for k in 0..entries.per_byte() as u32 {
-                self.views.push(View {
-                    after: entries.after,
-                    shift: 2 * k,
-                    target: self.targets.len(),
-                });
-            }
+            assert!(self.tables < Probes::TABLES, "too many keys met");
+            target.tag = (self.tables as u64) << Probes::TABLE_SHIFT;
+            target.slot_shift = entries.per_byte().trailing_zeros();
+            target.sub_mask = entries.per_byte() - 1;
+            self.afters[self.tables] = entries.after;
+            self.table_targets[self.tables] = self.targets.len();
+            self.tables += 1;
         }
-        assert!(self.views.len() <= Probes::VIEWS, "too many keys met");
         self.targets.push(target);
         self.memos.push(Memos::default());
         self.targets.len() - 1
@@ -163,30 +161,31 @@ impl<'a> Met<'a> {
         }
     }
 
-    /// Where the byte at `byte` read through view `view` lies: its key and slot.
+    /// Where the byte child `child` ([`Probes::children`]) lies: its key and slot.
     #[cold]
     #[inline(never)]
-    fn located(&self, byte: *const u8, view: usize) -> Located {
-        let view = &self.views[view];
-        let t = &self.targets[view.target];
-        let entries = t.entries.expect("a view's key lends its entries");
-        let offset = (byte as usize - entries.bytes.as_ptr() as usize) as u64;
+    fn located(&self, child: u64) -> Located {
+        let t = &self.targets[self.table_targets[Probes::table_of(child)]];
+        let entries = t.entries.expect("a tagged key lends its entries");
+        let byte = (child & Probes::ADDRESS) as usize;
+        let offset = (byte - entries.bytes.as_ptr() as usize) as u64;
         Located::at(
             t.slot,
-            offset * entries.per_byte() + (view.shift / 2) as u64,
+            offset << t.slot_shift | Probes::shift_of(child) as u64 / 2,
         )
     }
 }
 
 /// The children a batch located, in order. A child whose key lends its entries is the address
-/// of its byte with its [`View`], read by one load: decoding a [`Located`] and finding its
-/// key's bytes took most of the batch's reading. Any other child is what the lookup located,
-/// kept aside.
+/// of its byte with its table and the shift to its bits, read by one load: decoding a
+/// [`Located`] and finding its key's bytes took most of the batch's reading. Any other child is
+/// what the lookup located, kept aside.
 #[derive(Default)]
 pub(crate) struct Probes<'a> {
-    /// Per child: the address of its byte and its view above [`Probes::VIEW_SHIFT`], or
-    /// [`Probes::LOOKUP`] and its number in `located`.
-    children: Vec<u64>,
+    /// Per child: the address of its byte, the shift to its bits above [`Probes::SHIFT_SHIFT`]
+    /// and its table above [`Probes::TABLE_SHIFT`]; or [`Probes::LOOKUP`] and its number in
+    /// `located`.
+    pub(super) children: Vec<u64>,
     located: Vec<Located>,
     /// The bytes addressed are borrowed for `'a`, as the [`Target`]s that lend them.
     bytes: PhantomData<&'a [u8]>,
@@ -195,19 +194,31 @@ pub(crate) struct Probes<'a> {
 impl<'a> Probes<'a> {
     /// Above every address (user space leaves the top bit clear).
     const LOOKUP: u64 = 1 << 63;
-    /// Where a byte child's view starts: above every user-space address (48 bits).
-    const VIEW_SHIFT: u32 = 48;
-    const ADDRESS: u64 = (1 << Self::VIEW_SHIFT) - 1;
-    /// Views that fit between the address and [`Probes::LOOKUP`].
-    const VIEWS: usize = 1 << (63 - Self::VIEW_SHIFT);
+    /// Where a byte child's shift starts: above every user-space address (48 bits).
+    const SHIFT_SHIFT: u32 = 48;
+    const ADDRESS: u64 = (1 << Self::SHIFT_SHIFT) - 1;
+    /// Where a byte child's table starts, above its shift (0 to 6).
+    const TABLE_SHIFT: u32 = 52;
+    /// Tables a locator can tell apart (each key met that lends its entries is one).
+    const TABLES: usize = 16;
 
-    /// A child whose value is in `byte`, read through view `view`; starts its load.
+    /// A child whose value is in `byte`, read as `tag` says (table and shift); starts its load.
     #[inline(always)]
-    fn byte(&mut self, byte: &'a u8, view: u64) {
+    fn byte(&mut self, byte: &'a u8, tag: u64) {
         prefetch(byte);
         let address = byte as *const u8 as u64;
-        debug_assert!(address <= Self::ADDRESS && view < Self::VIEWS as u64);
-        self.children.push(address | view << Self::VIEW_SHIFT);
+        debug_assert!(address <= Self::ADDRESS);
+        self.children.push(address | tag);
+    }
+
+    #[inline(always)]
+    fn table_of(child: u64) -> usize {
+        (child >> Self::TABLE_SHIFT) as usize & (Self::TABLES - 1)
+    }
+
+    #[inline(always)]
+    fn shift_of(child: u64) -> u32 {
+        (child >> Self::SHIFT_SHIFT) as u32 & 7
     }
 
     /// A child that the lookup located.
@@ -228,13 +239,13 @@ impl<'a> Probes<'a> {
     }
 
     /// The [`Outcome::order`] of the mover's outcome after the move into `child` (one of
-    /// `children`): from its byte through its view where its key lends its entries, else
+    /// `children`): from its byte through its table where its key lends its entries, else
     /// through the lookup (and the overflow mark of a byte through the lookup too).
     #[inline(always)]
-    fn order_after(&self, child: u64, met: &Met, children: &dyn Lookup) -> u64 {
+    pub(super) fn order_after(&self, child: u64, met: &Met, children: &dyn Lookup) -> u64 {
         if child & Self::LOOKUP == 0 {
-            let view = &met.views[(child >> Self::VIEW_SHIFT) as usize];
-            let order = view.after[(Self::byte_of(child) >> view.shift) as usize];
+            let after = met.afters[Self::table_of(child)];
+            let order = after[(Self::byte_of(child) >> Self::shift_of(child)) as usize];
             if order != Entries::OVERFLOW {
                 return order;
             }
@@ -243,12 +254,6 @@ impl<'a> Probes<'a> {
             .read(self.located_at(child, met))
             .after_move()
             .order()
-    }
-
-    /// The value of `child` (one of `children`) as the lookup reads it.
-    #[inline(always)]
-    fn outcome(&self, child: u64, met: &Met, children: &dyn Lookup) -> Outcome {
-        Outcome::from_order(self.order_after(child, met, children)).before_move()
     }
 
     /// The byte of a child located by its byte's address.
@@ -263,8 +268,7 @@ impl<'a> Probes<'a> {
     #[inline]
     fn located_at(&self, child: u64, met: &Met) -> Located {
         if child & Self::LOOKUP == 0 {
-            let view = (child >> Self::VIEW_SHIFT) as usize;
-            met.located((child & Self::ADDRESS) as usize as *const u8, view)
+            met.located(child)
         } else {
             self.located[(child & !Self::LOOKUP) as usize]
         }
@@ -291,10 +295,10 @@ impl<'a> Probes<'a> {
 /// built by the engine's `play`. Verification gives none, so that the key graph is checked by
 /// it, not shared.
 pub(crate) struct Locator<'a> {
-    rules: &'a Rules,
+    pub(super) rules: &'a Rules,
     lookup: &'a dyn Lookup,
     /// The keys met or given.
-    met: Met<'a>,
+    pub(super) met: Met<'a>,
     /// By kind of move ([`Locator::kind`]): the number in `met` of its children's key once
     /// known (`Some(None)`: not in the lookup, or lost already).
     kinds: [Option<Option<usize>>; 4],
@@ -305,7 +309,7 @@ pub(crate) struct Locator<'a> {
 /// The slot of a set of stones in a table of `entries` (a power of two) hashed by them: the
 /// top bits of a multiplicative hash.
 #[inline(always)]
-fn hash_slot(stones: u32, entries: usize) -> usize {
+pub(super) fn hash_slot(stones: u32, entries: usize) -> usize {
     (stones.wrapping_mul(0x9e37_79b1) >> (32 - entries.trailing_zeros())) as usize
 }
 
@@ -394,7 +398,7 @@ impl<'a> Locator<'a> {
     /// Locates the children of the plain moves from `from` (`None`: the hand) to each of
     /// `tos` and starts their loads, in the order of `tos`.
     #[inline(always)]
-    fn probe_plains(
+    pub(super) fn probe_plains(
         &mut self,
         pos: &Position,
         from: Option<Point>,
@@ -466,22 +470,12 @@ impl<'a> Locator<'a> {
         }
     }
 
-    /// The stored value of the `k`th child of `probes`, which this locator located.
-    #[inline]
-    pub(crate) fn outcome(&self, probes: &Probes<'a>, k: usize) -> Outcome {
-        probes.outcome(probes.children[k], &self.met, self.lookup)
+    /// The mover's outcome after the move into the `k`th child of `probes`, which this
+    /// locator located.
+    #[inline(always)]
+    pub(crate) fn after(&self, probes: &Probes<'a>, k: usize) -> Outcome {
+        Outcome::from_order(probes.order_after(probes.children[k], &self.met, self.lookup))
     }
-}
-
-/// Positions whose children have been probed but not yet read.
-struct Batch<'a> {
-    /// Per position: its slot, the position, the [`Outcome::order`] of its best move known
-    /// without a probe (`u64::MAX`: none), and where its probes end.
-    positions: Vec<(u64, Position, u64, usize)>,
-    probes: Probes<'a>,
-    /// Where the key classifies the other side (its stones stay over a pattern class of the
-    /// walk) and the key graph names the capture children's key: the mills' best captures.
-    mills: Option<MillMemo>,
 }
 
 /// The fixed index of the side to move's stones in one key, kept while they stay the same.
@@ -554,235 +548,6 @@ impl<'a> PointMemo<'a> {
     }
 }
 
-/// The best capture of a placement that closes a mill, by the mover's stones after it, for
-/// one set of stones of the other side. A capture's child is the mover's stones with the
-/// point against the other side's stones less the stone taken: it does not depend on which
-/// point completed the mill. Where the walk keeps the other side's stones over a pattern
-/// class (they are the key's pattern side), each set of the mover's stones with a mill is
-/// met from about three positions (one per point of the mill): its captures are located and
-/// read once.
-struct MillMemo {
-    /// The other side's stones the entries hold for.
-    them: u32,
-    /// Entries whose generation is not this one are empty: a new set of the other side's
-    /// stones empties the memo without a sweep.
-    generation: u32,
-    entries: Box<[MillEntry]>,
-    /// The entries probed in the current batch, resolved to their best when it is read.
-    pending: Vec<usize>,
-}
-
-#[derive(Clone, Default)]
-struct MillEntry {
-    mover: u32,
-    generation: u32,
-    /// `u64::MAX` while probed in the current batch, else the best capture's order.
-    order: u64,
-    probes: Range<usize>,
-}
-
-/// What a [`MillMemo`] holds of a set of the mover's stones.
-enum Mill {
-    /// The [`Outcome::order`] of the best capture.
-    Known(u64),
-    /// Located in the current batch: these probes.
-    Probed(Range<usize>),
-    New,
-}
-
-impl MillMemo {
-    /// A power of two, enough for the sets of the mover's stones with a mill over a pattern
-    /// class of the other side (a few thousand), small enough for L2.
-    const ENTRIES: usize = 1 << 13;
-
-    fn new() -> MillMemo {
-        MillMemo {
-            them: u32::MAX,
-            generation: 0,
-            entries: vec![MillEntry::default(); Self::ENTRIES].into_boxed_slice(),
-            pending: Vec::new(),
-        }
-    }
-
-    /// Starts a position whose other side has `them`.
-    #[inline]
-    fn enter(&mut self, them: Bitboard) {
-        if self.them != them.bits() {
-            self.them = them.bits();
-            self.generation = self.generation.wrapping_add(1);
-            self.pending.clear();
-        }
-    }
-
-    #[inline]
-    fn slot(mover: Bitboard) -> usize {
-        hash_slot(mover.bits(), Self::ENTRIES)
-    }
-
-    #[inline]
-    fn get(&self, mover: Bitboard) -> Mill {
-        let e = &self.entries[Self::slot(mover)];
-        if e.generation != self.generation || e.mover != mover.bits() {
-            Mill::New
-        } else if e.order == u64::MAX {
-            Mill::Probed(e.probes.clone())
-        } else {
-            Mill::Known(e.order)
-        }
-    }
-
-    /// Records that the captures of `mover` were located as `probes` of the current batch.
-    #[inline]
-    fn probed(&mut self, mover: Bitboard, probes: Range<usize>) {
-        let at = Self::slot(mover);
-        self.entries[at] = MillEntry {
-            mover: mover.bits(),
-            generation: self.generation,
-            order: u64::MAX,
-            probes,
-        };
-        self.pending.push(at);
-    }
-
-    /// Resolves the entries probed in the batch whose probes are `probes` (before they are
-    /// cleared): each to the best of its captures, by `order`.
-    fn resolve(&mut self, probes: &[u64], order: impl Fn(u64) -> u64) {
-        for at in self.pending.drain(..) {
-            let e = &mut self.entries[at];
-            // Every entry of this generation still probed was probed in this batch (an
-            // evicted one's successor is pending too; a second visit finds it resolved).
-            if e.generation == self.generation && e.order == u64::MAX {
-                e.order = probes[e.probes.clone()]
-                    .iter()
-                    .map(|&p| order(p))
-                    .min()
-                    .expect("a capture");
-            }
-        }
-    }
-}
-
-/// The children of one position as the generator groups them ([`for_each_group`]), located
-/// by the [`Locator`] group by group; the placements' captures through the [`MillMemo`] where
-/// there is one.
-struct Children<'b, 'l> {
-    pos: &'b Position,
-    /// Where the other side's stones stay over many positions: the mills' best captures.
-    mills: Option<&'b mut MillMemo>,
-    /// The best of the position's moves known without a probe (from `mills`).
-    known: &'b mut u64,
-    locator: &'b mut Locator<'l>,
-    probes: &'b mut Probes<'l>,
-}
-
-impl Sink for Children<'_, '_> {
-    const BULK: bool = true;
-
-    #[inline(always)]
-    fn plains(&mut self, from: Option<Point>, tos: Bitboard) {
-        self.locator.probe_plains(self.pos, from, tos, self.probes);
-    }
-
-    #[inline(always)]
-    fn plain(&mut self, from: Option<Point>, to: Point) {
-        let tos = Bitboard::from_point(to);
-        self.locator.probe_plains(self.pos, from, tos, self.probes);
-    }
-
-    #[inline(always)]
-    fn mill(&mut self, from: Option<Point>, to: Point, removable: Bitboard) {
-        let mills = match from {
-            None => self.mills.as_deref_mut(),
-            Some(_) => None,
-        };
-        let Some(mills) = mills else {
-            let locator = &mut *self.locator;
-            return locator.probe_captures(self.pos, from, to, removable, self.probes);
-        };
-        let mover = self.pos.us().with(to);
-        match mills.get(mover) {
-            Mill::Known(order) => *self.known = (*self.known).min(order),
-            Mill::Probed(range) => self.probes.children.extend_from_within(range),
-            Mill::New => {
-                let begin = self.probes.len();
-                let locator = &mut *self.locator;
-                locator.probe_captures(self.pos, from, to, removable, self.probes);
-                mills.probed(mover, begin..self.probes.len());
-            }
-        }
-    }
-}
-
-impl<'a> Batch<'a> {
-    /// A batch for the positions of `index`; `capture_given` where the key graph named the
-    /// placements' capture children's key (the pass, not verification).
-    fn new(index: &Index, capture_given: bool) -> Batch<'a> {
-        let mills = !index.classifies_us() && capture_given;
-        Batch {
-            positions: Vec::new(),
-            probes: Probes::default(),
-            mills: mills.then(MillMemo::new),
-        }
-    }
-
-    /// Enough positions for a few hundred loads in flight, few enough that the first probed
-    /// lines are still in the cache when read.
-    const POSITIONS: usize = 16;
-
-    fn is_full(&self) -> bool {
-        self.positions.len() == Self::POSITIONS
-    }
-
-    /// Probes the children of a position.
-    fn push(&mut self, slot: u64, pos: Position, locator: &mut Locator<'a>) {
-        let rules = locator.rules;
-        let mut known = u64::MAX;
-        if let Some(mills) = &mut self.mills {
-            mills.enter(pos.them());
-        }
-        let mut children = Children {
-            pos: &pos,
-            mills: self.mills.as_mut(),
-            known: &mut known,
-            locator,
-            probes: &mut self.probes,
-        };
-        for_each_group(&pos, rules, &mut children);
-        self.positions.push((slot, pos, known, self.probes.len()));
-    }
-
-    /// Reads the probes and calls `f(slot, position, outcome)` for every position, by the
-    /// minimax rule; empties the batch.
-    fn evaluate(
-        &mut self,
-        rules: &Rules,
-        children: &dyn Lookup,
-        met: &Met,
-        mut f: impl FnMut(u64, &Position, Outcome),
-    ) {
-        let probes = &self.probes;
-        let order = |child: u64| probes.order_after(child, met, children);
-        if let Some(mills) = &mut self.mills {
-            mills.resolve(&probes.children, order);
-        }
-        let mut begin = 0;
-        for &(slot, pos, known, end) in &self.positions {
-            let probes = &probes.children[begin..end];
-            let known = (known != u64::MAX).then_some(known);
-            let best = probes.iter().map(|&p| order(p)).chain(known).min();
-            let outcome = match best {
-                Some(best) => Outcome::from_order(best),
-                // No move: the game's own rule for a blocked player.
-                None => evaluate(rules, &pos, &[]),
-            };
-            f(slot, &pos, outcome);
-            begin = end;
-        }
-        self.positions.clear();
-        self.probes.clear();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -804,7 +569,7 @@ mod tests {
 
     /// A child's byte that holds the overflow mark, and a child the lookup located, are read
     /// through the lookup at their own slots; a plain byte from the table; a slot of a
-    /// two-bit key through the view of its bits.
+    /// two-bit key through its table and the shift to its bits.
     #[test]
     fn probes_read_overflowed_and_located_children_through_the_lookup() {
         let rules = Rules::nine();
@@ -817,7 +582,9 @@ mod tests {
             index: &index,
             slot: key_slot(key),
             entries: Some(Entries::stored(bytes, encoding)),
-            view: 0,
+            tag: 0,
+            slot_shift: 0,
+            sub_mask: 0,
         };
         let first = met.add(target(key, Encoding::DistanceByte, &bytes));
         // Slots 4..8: a loss, a win, a draw, a loss.

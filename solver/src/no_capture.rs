@@ -1,8 +1,10 @@
-//! The view of the tables that the no-capture rule's solver and verifier take: a move that
-//! zeroes the counter (a capture or a placement, which leave the key and its colour swap)
-//! starts the count again, so its child is read with its value under the rule at counter 0 (a
-//! win or loss only when its distance to zeroing fits in the limit, else a draw), at distance
-//! 0; a move inside the pair keeps the child's distance to zeroing.
+//! The no-capture rule's reading of the tables, as a [`Lookup`] wrapped around any other, so
+//! that the solver's passes and verification take the rule without knowing it.
+//!
+//! A move that zeroes the counter (a capture or a placement, which leave the key and its colour
+//! swap) starts the count again, so its child is read with its value under the rule at counter
+//! 0 (a win or loss only when its distance to zeroing fits in the limit, else a draw), at
+//! distance 0; a move inside the pair keeps the child's distance to zeroing.
 
 use crate::entries::{after_table, AfterTable};
 use crate::{key_slot, Entries, Located, Lookup};
@@ -10,7 +12,8 @@ use morris_db::format::Encoding;
 use morris_db::{Index, Key, Outcome};
 use morris_engine::Position;
 
-pub struct Exits<'a> {
+/// A lookup whose children reached by a zeroing ply read at counter 0 under the rule's limit.
+pub struct ZeroingView<'a> {
     inner: &'a dyn Lookup,
     /// Key slots whose values are read as they are: the pair being solved or checked.
     pair: [usize; 2],
@@ -22,18 +25,18 @@ pub struct Exits<'a> {
     after: Box<[AfterTable; 3]>,
 }
 
-impl<'a> Exits<'a> {
+impl<'a> ZeroingView<'a> {
     /// Every child read at counter 0 under the limit `limit` except those in `pair` (a key
     /// and its colour swap; none for a placement key, whose every move zeroes). The entries
     /// `inner` lends must be as stored ([`Entries::stored`]).
-    pub fn new(inner: &'a dyn Lookup, pair: &[Key], limit: u16) -> Exits<'a> {
+    pub fn new(inner: &'a dyn Lookup, pair: &[Key], limit: u16) -> ZeroingView<'a> {
         let mut slots = [usize::MAX; 2];
         for (s, &k) in slots.iter_mut().zip(pair) {
             *s = key_slot(k);
         }
         let limit = limit as u32;
         let after = Box::new(ENCODINGS.map(|e| after_table(e, Some(limit))));
-        Exits {
+        ZeroingView {
             inner,
             pair: slots,
             limit,
@@ -48,7 +51,7 @@ const ENCODINGS: [Encoding; 3] = [
     Encoding::Wdl2,
 ];
 
-impl Lookup for Exits<'_> {
+impl Lookup for ZeroingView<'_> {
     #[inline]
     fn probe(&self, pos: &Position) -> Located {
         self.inner.probe(pos)
