@@ -34,6 +34,7 @@ enum Command {
     Stats(commands::stats::Args),
     Query(commands::query::Args),
     Play(commands::play::Args),
+    Uci(commands::uci::Args),
     /// Serve the web board, the HTTP API and the statistics page
     #[command(
         after_help = "Examples:\n  morris serve --db dbs/nine            # then open http://127.0.0.1:8080/\n  morris serve --db dbs/s3 --stones 3 --moves-without-capture 8 --addr 127.0.0.1:9000"
@@ -96,6 +97,7 @@ fn main() -> ExitCode {
         Command::Stats(a) => commands::stats::run(a),
         Command::Query(a) => commands::query::run(a),
         Command::Play(a) => commands::play::run(a),
+        Command::Uci(a) => commands::uci::run(a),
         Command::Serve(a) => morris_serve::run(a).map_err(Failure::failed),
         Command::Report(a) => morris_serve::report(a).map_err(Failure::failed),
         Command::Db(c) => commands::db::run(c),

@@ -13,6 +13,7 @@ pub mod position;
 pub mod render;
 pub mod rule_set;
 pub mod rules;
+pub mod sanmill;
 
 pub use bitboard::{Bitboard, Point};
 pub use board::Board;

@@ -8,4 +8,5 @@ pub mod query;
 pub mod show;
 pub mod solve;
 pub mod stats;
+pub mod uci;
 pub mod verify;
