@@ -255,25 +255,49 @@ impl<'a> Batch<'a> {
         met: &Met,
         mut f: impl FnMut(u64, &Position, Outcome),
     ) {
-        let probes = &self.probes;
-        let order = |child: u64| probes.order_after(child, met, children);
-        if let Some(mills) = &mut self.mills {
-            mills.resolve(&probes.children, order);
-        }
-        let mut begin = 0;
-        for &(slot, pos, known, end) in &self.positions {
-            let probes = &probes.children[begin..end];
-            let known = (known != u64::MAX).then_some(known);
-            let best = probes.iter().map(|&p| order(p)).chain(known).min();
-            let outcome = match best {
-                Some(best) => Outcome::from_order(best),
-                // No move: the game's own rule for a blocked player.
-                None => evaluate(rules, &pos, &[]),
-            };
-            f(slot, &pos, outcome);
-            begin = end;
+        let Batch {
+            positions,
+            probes,
+            mills,
+        } = self;
+        let (positions, probes, mut mills) = (&positions[..], &*probes, mills.as_mut());
+        match met.single() {
+            Some(after) => read(rules, positions, &mut mills, probes, &mut f, |child| {
+                probes.order_after_in(child, after, met, children)
+            }),
+            None => read(rules, positions, &mut mills, probes, &mut f, |child| {
+                probes.order_after(child, met, children)
+            }),
         }
         self.positions.clear();
         self.probes.clear();
+    }
+}
+
+/// [`Batch::evaluate`] with each child's order after the move read by `order`.
+#[inline(always)]
+fn read(
+    rules: &Rules,
+    positions: &[(u64, Position, u64, usize)],
+    mills: &mut Option<&mut MillMemo>,
+    probes: &Probes,
+    f: &mut impl FnMut(u64, &Position, Outcome),
+    order: impl Fn(u64) -> u64,
+) {
+    if let Some(mills) = mills {
+        mills.resolve(&probes.children, &order);
+    }
+    let mut begin = 0;
+    for &(slot, pos, known, end) in positions {
+        let probes = &probes.children[begin..end];
+        let known = (known != u64::MAX).then_some(known);
+        let best = probes.iter().map(|&p| order(p)).chain(known).min();
+        let outcome = match best {
+            Some(best) => Outcome::from_order(best),
+            // No move: the game's own rule for a blocked player.
+            None => evaluate(rules, &pos, &[]),
+        };
+        f(slot, &pos, outcome);
+        begin = end;
     }
 }
