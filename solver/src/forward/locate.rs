@@ -10,6 +10,7 @@
 use crate::entries::AfterTable;
 use crate::{key_of, key_slot, lost_already, prefetch, Entries, Located, Lookup};
 use core::marker::PhantomData;
+use morris_db::format::Entry;
 use morris_db::plan::{children, Via};
 use morris_db::{Fixed, Index, Key, Outcome};
 use morris_engine::{Bitboard, Move, Point, Position, Rules};
@@ -34,39 +35,49 @@ struct Target<'a> {
     /// The key's [`key_slot`]: a child's byte that holds the overflow mark is read through the
     /// lookup at this key ([`Met::located`]).
     slot: usize,
-    entries: Option<Entries<'a>>,
+    /// The entries' bytes, where the lookup lends them, and how it reads them (until met).
+    bytes: Option<&'a [u8]>,
+    after: Option<&'a AfterTable>,
+    /// Four slots a byte (the two-bit encoding), not one.
+    two_bit: bool,
     /// Its table's number in [`Met::afters`] above [`Probes::TABLE_SHIFT`] (set when met):
     /// the tag of every child of the key.
     tag: u64,
-    /// How a slot maps to its byte (`slot >> slot_shift`) and to its bits in the byte (the
-    /// slot's low `sub_mask` bits, two bits each): 0 and 0 for a byte a slot, 2 and 3 for the
-    /// two-bit encoding. Kept as numbers, not as the encoding, so that a probe takes no branch.
-    slot_shift: u32,
-    sub_mask: u64,
 }
 
 impl<'a> Target<'a> {
     /// Key `key` as `lookup` has it; `None` where it has no index of it.
     fn of(lookup: &'a dyn Lookup, key: Key) -> Option<Target<'a>> {
-        Some(Target {
+        Some(Target::new(
             key,
-            index: lookup.index_of(key)?,
+            lookup.index_of(key)?,
+            lookup.entries_of(key),
+        ))
+    }
+
+    fn new(key: Key, index: &'a Index, entries: Option<Entries<'a>>) -> Target<'a> {
+        Target {
+            key,
+            index,
             slot: key_slot(key),
-            entries: lookup.entries_of(key),
+            bytes: entries.map(|e| e.bytes),
+            after: entries.map(|e| e.after),
+            two_bit: entries.is_some_and(|e| e.per_byte() == 4),
             tag: 0,
-            slot_shift: 0,
-            sub_mask: 0,
-        })
+        }
     }
 
     /// Locates slot `slot` of the key and starts its load.
     #[inline(always)]
     fn probe(&self, children: &dyn Lookup, slot: u64, probes: &mut Probes<'a>) {
-        match self.entries {
-            Some(entries) => {
-                let byte = &entries.bytes[(slot >> self.slot_shift) as usize];
-                let shift = 2 * (slot & self.sub_mask);
-                probes.byte(byte, self.tag | shift << Probes::SHIFT_SHIFT);
+        match self.bytes {
+            Some(bytes) if !self.two_bit => probes.byte(&bytes[slot as usize], self.tag),
+            Some(bytes) => {
+                let shift = 2 * (slot % 4);
+                probes.byte(
+                    &bytes[(slot / 4) as usize],
+                    self.tag | shift << Probes::SHIFT_SHIFT,
+                );
             }
             None => probes.located(children.probe_slot(self.key, slot)),
         }
@@ -145,17 +156,15 @@ struct Memos<'a> {
 impl<'a> Met<'a> {
     /// Adds `target`; its number in the list.
     fn add(&mut self, mut target: Target<'a>) -> usize {
-        if let Some(entries) = target.entries {
+        if let Some(after) = target.after {
             assert!(self.tables < Probes::TABLES, "too many keys met");
             target.tag = (self.tables as u64) << Probes::TABLE_SHIFT;
-            target.slot_shift = entries.per_byte().trailing_zeros();
-            target.sub_mask = entries.per_byte() - 1;
-            self.afters[self.tables] = entries.after;
+            self.afters[self.tables] = after;
             self.table_targets[self.tables] = self.targets.len();
             self.tables += 1;
-            let same = self.single.is_none_or(|t| core::ptr::eq(t, entries.after));
-            self.mixed |= !same || entries.per_byte() != 1;
-            self.single = (!self.mixed).then_some(entries.after);
+            let same = self.single.is_none_or(|t| core::ptr::eq(t, after));
+            self.mixed |= !same || target.two_bit;
+            self.single = (!self.mixed).then_some(after);
         }
         self.targets.push(target);
         self.memos.push(Memos::default());
@@ -183,12 +192,12 @@ impl<'a> Met<'a> {
     #[inline(never)]
     fn located(&self, child: u64) -> Located {
         let t = &self.targets[self.table_targets[Probes::table_of(child)]];
-        let entries = t.entries.expect("a tagged key lends its entries");
+        let bytes = t.bytes.expect("a tagged key lends its entries");
         let byte = (child & Probes::ADDRESS) as usize;
-        let offset = (byte - entries.bytes.as_ptr() as usize) as u64;
+        let offset = (byte - bytes.as_ptr() as usize) as u64;
         Located::at(
             t.slot,
-            offset << t.slot_shift | Probes::shift_of(child) as u64 / 2,
+            offset * if t.two_bit { 4 } else { 1 } + Probes::shift_of(child) as u64 / 2,
         )
     }
 }
@@ -284,9 +293,11 @@ impl<'a> Probes<'a> {
         children: &dyn Lookup,
     ) -> u64 {
         if child & Self::LOOKUP == 0 {
-            let order = after[Self::byte_of(child) as usize];
-            if order != Entries::OVERFLOW {
-                return order;
+            // One table of a byte a slot, whose overflow mark is the byte 255 (read through the
+            // lookup): tested on the byte, so that the branch does not wait for the table's load.
+            let byte = Self::byte_of(child);
+            if byte != Entry::OVERFLOW.0 {
+                return after[byte as usize];
             }
         }
         children
@@ -620,15 +631,8 @@ mod tests {
         let index = Index::new(rules.board(), key);
         let bytes = [Entry::OVERFLOW.0, 7, Entry::OVERFLOW.0];
         let mut met = Met::default();
-        let target = |key, encoding, bytes| Target {
-            key,
-            index: &index,
-            slot: key_slot(key),
-            entries: Some(Entries::stored(bytes, encoding)),
-            tag: 0,
-            slot_shift: 0,
-            sub_mask: 0,
-        };
+        let target =
+            |key, encoding, bytes| Target::new(key, &index, Some(Entries::stored(bytes, encoding)));
         let first = met.add(target(key, Encoding::DistanceByte, &bytes));
         // Slots 4..8: a loss, a win, a draw, a loss.
         let two_bits = [0, 0b10_00_01_10];
