@@ -15,6 +15,7 @@ MORRIS_BIN="${CARGO_TARGET_DIR:-$PWD/target}/$MORRIS_PROFILE/morris" bash script
 cargo clippy --workspace --all-targets -- -D warnings
 cargo fmt --all --check
 cargo fmt --manifest-path python/Cargo.toml --check
+cargo clippy --manifest-path python/Cargo.toml --all-targets -- -D warnings
 bash scripts/test-python.sh
 bash scripts/test-browser.sh
 bash scripts/slurm-test.sh
