@@ -170,3 +170,45 @@ fn verify_passes_and_catches_damage() {
         );
     }
 }
+
+/// The rule's counts split the plain game's, key by key: its wins and cursed wins are the
+/// plain wins, its losses and blessed losses the plain losses, its draws the plain draws (the
+/// check `scripts/seeds-report.py` makes on the whole game's JSON files). The limit is small
+/// enough that the rule bites (some wins and losses become draws) in both flying rules.
+#[test]
+fn the_rule_splits_the_plain_counts_key_by_key() {
+    use morris_db::Category;
+    use morris_solver::stats::{key_stats, rule_key_stats};
+    for flying in [true, false] {
+        let rules = nine(4, flying);
+        let limit = 8;
+        let plain = Solution::solve_game(&rules, &Silent);
+        let rule = Solution::solve_game_with(&rules, Metric::NoCapture(limit), &Silent);
+        let (mut cursed, mut blessed) = (0, 0);
+        for key in keys(&plain) {
+            let (index, plain_codes) = plain.key(key).unwrap();
+            let (_, rule_codes) = rule.key(key).unwrap();
+            let p = key_stats(index, |i| Outcome::from_code(plain_codes[i as usize]));
+            let r = rule_key_stats(
+                index,
+                limit,
+                |i| Outcome::from_code(plain_codes[i as usize]),
+                |i| Outcome::from_code(rule_codes[i as usize]),
+            );
+            let n = |c| r.count(c);
+            assert_eq!(n(Category::Win) + n(Category::CursedWin), p.wins, "{key}");
+            assert_eq!(
+                n(Category::Loss) + n(Category::BlessedLoss),
+                p.losses,
+                "{key}"
+            );
+            assert_eq!(n(Category::Draw), p.draws, "{key}");
+            cursed += n(Category::CursedWin);
+            blessed += n(Category::BlessedLoss);
+        }
+        assert!(
+            cursed > 0 && blessed > 0,
+            "flying {flying}: {cursed} {blessed}"
+        );
+    }
+}
