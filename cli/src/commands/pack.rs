@@ -344,8 +344,9 @@ fn verify(
 
 /// Probe latency over random positions of every key, in a random order across keys: each
 /// position probed once with nothing of it decoded yet (the block from the file, or from the
-/// page cache if the file is there), then all again in another order (page cache hot; the per-thread block cache holds a few
-/// blocks, so nearly every probe still decompresses one).
+/// page cache if the file is there), then all again in another order (page cache hot; the
+/// per-thread block cache keeps the last few hundred blocks, far fewer than a set has, so
+/// nearly every probe of a stored key still decompresses one).
 fn latency(
     args: &Args,
     rules: morris_engine::Rules,

@@ -4,8 +4,9 @@
 //! Two things are left out. A hole of the index (no position maps to it) holds whatever
 //! continues the run before it, which lengthens the runs the compressor feeds on. And in the
 //! plain game the keys whose side to move has fewer stones on the board have no file at all
-//! ([`is_searched`]): the reader answers their positions by a one-ply search over tables that
-//! are there. Under the no-capture rule a position's distance to zeroing is not the minimax
+//! ([`is_searched`]): the reader answers their positions by a search of their moves (one ply,
+//! or an alpha-beta search through chains of captures into keys left out too) over tables
+//! that are there. Under the no-capture rule a position's distance to zeroing is not the minimax
 //! of its children's, so every key keeps its file there.
 
 mod fill;

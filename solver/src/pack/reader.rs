@@ -1,5 +1,6 @@
 //! A directory's packed set of one kind, opened lazily, answering every position: from its
-//! key's table, or for a key the set leaves out, by a one-ply search.
+//! key's table, or for a key the set leaves out, by a search of its moves (one ply, or more
+//! through captures into keys left out too).
 
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
@@ -11,7 +12,7 @@ use morris_db::{Index, Key};
 use morris_engine::{Color, Position, Rules};
 use morris_packed::{packed_file_name, PackedTable};
 
-use super::search::{is_searched, search};
+use super::search::{is_searched, search_pruned};
 use super::symbol::Symbol;
 use crate::{key_of, key_slot, lost_already, KEY_SLOTS};
 
@@ -83,15 +84,24 @@ impl<T: Symbol> PackedSet<T> {
 
     /// The value of a position, the tables it reads opened as needed.
     pub fn get(&self, pos: &Position) -> Result<T, DbError> {
+        match self.known(pos)? {
+            Some(t) => Ok(t),
+            None => search_pruned(pos, &self.rules, |child| self.known(child)),
+        }
+    }
+
+    /// The value of a position when the set has it without a search (from its key's table, or
+    /// a side that has lost already); `None` for a position of a searched key.
+    fn known(&self, pos: &Position) -> Result<Option<T>, DbError> {
         if lost_already(pos, &self.rules) {
-            return Ok(T::LOST);
+            return Ok(Some(T::LOST));
         }
         let key = key_of(pos);
         if self.searched(key)? {
-            return search(pos, &self.rules, |child| self.get(child));
+            return Ok(None);
         }
         let (index, table) = self.open(key)?;
-        T::read(table, index.index(pos.us(), pos.them()))
+        T::read(table, index.index(pos.us(), pos.them())).map(Some)
     }
 
     /// The value of slot `slot` of `key` (a position of a searched key is searched).
