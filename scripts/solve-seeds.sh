@@ -6,6 +6,7 @@
 #   nohup bash scripts/solve-seeds.sh > ~/morris-dbs/seeds.log 2>&1 &
 #   SETS="nc50" bash scripts/solve-seeds.sh          # some sets only
 #   MORRIS_ROOT=/big/disk bash scripts/solve-seeds.sh
+#   bash scripts/solve-seeds.sh --status             # where each set stands
 #   MORRIS_ROOT=/tmp/s4 SCOPE="--stones 4" bash scripts/solve-seeds.sh   # a reduced game, as a
 #                                  # rehearsal (no checksum list; results files left alone)
 #
@@ -32,6 +33,16 @@ SCOPE=${SCOPE:-}
 RESULTS=results
 [ -z "$SCOPE" ] || RESULTS=$ROOT/results
 mkdir -p "$ROOT/logs" "$ROOT/state" "$ROOT/bin" "$RESULTS"
+
+# `--status`: where each set stands (the steps done, from their markers), and nothing else.
+if [ "${1:-}" = --status ]; then
+  for set in plain nc50 nc100 noflying nofly-nc50; do
+    done_steps=$(find "$ROOT/state" -name "$set.*.done" -printf '%f\n' 2>/dev/null \
+      | sed "s/^$set\.//; s/\.done$//" | sort | tr '\n' ' ')
+    echo "$set: ${done_steps:-nothing done}"
+  done
+  exit 0
+fi
 
 # One binary for the whole chain, kept outside the work tree, so that a rebuild of the
 # checkout during a run of hours changes nothing under it.
