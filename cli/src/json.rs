@@ -1,5 +1,5 @@
 //! The JSON shape of `stats --json`, written by serde so that every string is escaped and every
-//! field typed. (`query --json` prints `morris_solver::answer::Answer`, the shape the server
+//! field typed. (`query --json` prints `morris_tablebase::answer::Answer`, the shape the server
 //! and Python share: docs/answer.md.)
 
 use serde::Serialize;

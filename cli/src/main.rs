@@ -50,8 +50,10 @@ enum Command {
     Pack(commands::pack::Args),
     Stats(commands::stats::Args),
     Query(commands::query::Args),
+    Analyze(commands::analyze::Args),
     Play(commands::play::Args),
     Uci(commands::uci::Args),
+    Arena(commands::arena::Args),
     /// Serve the web board, the HTTP API and the statistics page
     #[command(
         after_help = "Examples:\n  morris serve --db dbs/nine            # then open http://127.0.0.1:8080/\n  morris serve --db dbs/s3 --stones 3 --moves-without-capture 8 --addr 127.0.0.1:9000"
@@ -121,8 +123,10 @@ fn main() -> ExitCode {
         Command::Pack(a) => commands::pack::run(a),
         Command::Stats(a) => commands::stats::run(a),
         Command::Query(a) => commands::query::run(a),
+        Command::Analyze(a) => commands::analyze::run(a),
         Command::Play(a) => commands::play::run(a),
         Command::Uci(a) => commands::uci::run(a),
+        Command::Arena(a) => commands::arena::run(a),
         Command::Serve(a) => morris_serve::run(a).map_err(Failure::failed),
         Command::Report(a) => morris_serve::report(a).map_err(Failure::failed),
         Command::Db(c) => commands::db::run(c),

@@ -22,6 +22,20 @@ impl RuleArgs {
         self.options.rule_set().map_err(rule_error)
     }
 
+    /// The rule set these options name with a turn limit given as text (the flag's own), its
+    /// errors reported by `error` (which names the command's flag for the limit).
+    pub fn rule_set_with_turn_limit(
+        &self,
+        turn_limit: Option<&str>,
+        error: impl Fn(RuleError) -> Failure,
+    ) -> Result<RuleSet, Failure> {
+        self.options
+            .builder()
+            .text(morris_engine::rule_set::RuleOption::TurnLimit, turn_limit)
+            .build()
+            .map_err(error)
+    }
+
     /// The rules of the move generator these options name, checked.
     pub fn rules(&self) -> Result<Rules, Failure> {
         Ok(self.rule_set()?.rules())

@@ -329,7 +329,8 @@ fn play_declares_draws_by_rule() {
     let _ = std::fs::remove_dir_all(&dir);
 
     // Three Men's Morris, a drawn position: White shuttles c1-c2 and back, and the perfect
-    // player answers b2-b1 and back; the position comes a third time.
+    // player (the first of its best moves) answers b2-b1 and back; the position comes a third
+    // time.
     let o = morris(&["solve", "--db", d, "--game", "three"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = play_with(
@@ -340,6 +341,8 @@ fn play_declares_draws_by_rule() {
             "three",
             "--position",
             "W:a1,a3,c1 B:a2,b2,c3 w 0 0",
+            "--opponent",
+            "fastest",
         ],
         "c1-c2\nc2-c1\nc1-c2\nc2-c1\n",
     );

@@ -3,18 +3,25 @@
 
 mod common;
 use common::{files, morris, scratch, stderr, stdout};
+use std::path::PathBuf;
 
 const POSITION: &str = "W:d7,g1,g7 B:a4,d5,g4 b 0 0";
 /// White to move with fewer stones: a key the packed set answers by search.
 const SEARCHED: &str = "W:d7,g1,g7 B:a4,d5,g4,a1 w 0 0";
 
+/// A directory with the 4-stone game solved, and an empty one to pack it into.
+fn solved(name: &str) -> (PathBuf, PathBuf) {
+    let db = scratch(&format!("{name}-db"));
+    let out = scratch(&format!("{name}-out"));
+    let o = morris(&["solve", "--stones", "4", "--db", db.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    (db, out)
+}
+
 #[test]
 fn pack_verify_query_resume_and_errors() {
-    let db = scratch("pack-db");
-    let out = scratch("pack-out");
+    let (db, out) = solved("pack");
     let (db_s, out_s) = (db.to_str().unwrap(), out.to_str().unwrap());
-    let o = morris(&["solve", "--stones", "4", "--db", db_s]);
-    assert!(o.status.success(), "{}", stderr(&o));
 
     let pack = ["pack", "--stones", "4", "--db", db_s, "--out", out_s];
     let o = morris(
@@ -177,4 +184,67 @@ fn pack_verify_query_resume_and_errors() {
     let o = morris(&["db", "info", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("DAMAGED"), "{}", stdout(&o));
+}
+
+/// The values-only set is the one a player downloads: `query` and `query --json` answer from
+/// it with values and no distances, and a turn limit, which needs them, is refused.
+#[test]
+fn a_values_only_set_answers_queries() {
+    let (db, out) = solved("pack-wdl");
+    let (db_s, out_s) = (db.to_str().unwrap(), out.to_str().unwrap());
+    let o = morris(&[
+        "pack", "--stones", "4", "--db", db_s, "--out", out_s, "--what", "wdl",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(files(&out).iter().all(|(n, _)| !n.ends_with(".dtw.mpk")));
+    let raw = morris(&["query", "--stones", "4", "--db", db_s, "--json", "startpos"]);
+    let raw: serde_json::Value = serde_json::from_str(&stdout(&raw)).unwrap();
+    let o = morris(&[
+        "query", "--stones", "4", "--db", out_s, "--json", "startpos",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        (&v["value"], &v["plies"], &v["source"]),
+        (&raw["value"], &serde_json::Value::Null, &"values".into()),
+        "{v}"
+    );
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), raw["moves"].as_array().unwrap().len());
+    // The same moves with the same values, ranked by value.
+    let by_move = |a: &serde_json::Value| {
+        let mut m: Vec<(String, String)> = a["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["move"].to_string(), m["value"].to_string()))
+            .collect();
+        m.sort();
+        m
+    };
+    assert_eq!(by_move(&v), by_move(&raw));
+    let rank = |m: &serde_json::Value| {
+        ["win", "draw", "loss"]
+            .iter()
+            .position(|&x| m["value"].as_str() == Some(x))
+            .unwrap()
+    };
+    assert!(moves.windows(2).all(|w| rank(&w[0]) <= rank(&w[1])), "{v}");
+    let o = morris(&["query", "--stones", "4", "--db", out_s, "startpos"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("no distance"), "{}", stdout(&o));
+    let o = morris(&[
+        "query",
+        "--stones",
+        "4",
+        "--db",
+        out_s,
+        "--turns-left",
+        "20",
+        "startpos",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("values only"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&db);
+    let _ = std::fs::remove_dir_all(&out);
 }

@@ -163,19 +163,27 @@ fn check_go(db: &str, rules: &[&str], setup: &str, ours: &str) -> Answer {
         .iter()
         .find(|(t, _)| *t == a.bestmove)
         .unwrap_or_else(|| panic!("{setup}: bestmove {} is not legal", a.bestmove));
+    // Of the best value; for a win, of the best distance too (the engine's choice among
+    // the best moves may take a quicker loss, never a slower win).
     assert_eq!(
-        (&chosen.1["value"], &chosen.1["plies"]),
-        (&q["value"], &q["plies"]),
+        &chosen.1["value"], &q["value"],
         "{setup}: bestmove {} is not of the best value",
         a.bestmove
     );
+    if q["value"] == "win" {
+        assert_eq!(&chosen.1["plies"], &q["plies"], "{setup}: {}", a.bestmove);
+    }
     assert_eq!(a.pv[0], a.bestmove);
     assert_eq!(a.topn.len(), groups.len(), "{setup}: {:#?}", a.topn);
     for ((rank, mv, score), (i, (t, best))) in a.topn.iter().zip(groups.iter().enumerate()) {
         assert_eq!((*rank, mv), (i + 1, t), "{setup}");
         assert_eq!(*score, expected_score(best), "{setup}: {mv}");
     }
-    assert_eq!(a.topn[0].1, a.bestmove);
+    assert!(
+        a.topn.iter().any(|(_, mv, _)| *mv == a.bestmove),
+        "{setup}: {}",
+        a.bestmove
+    );
     a
 }
 
@@ -250,9 +258,16 @@ fn a_session_plays_exact_moves() {
         "position fen W:a1,d1,g4,b2 B:a7,d7,b6 w 0 0",
         "W:a1,d1,g4,b2 B:a7,d7,b6 w 0 0",
     );
-    // The win closes a mill: the move is its slide, and its removal comes next in the line.
+    // The win closes a mill: the move is its slide, and its removal comes next in the line
+    // (any of Black's three stones: each leaves two).
     assert_eq!(a.score, "mate 1");
-    assert_eq!(a.pv, ["g4-g1", "xb6"]);
+    assert_eq!(a.pv[0], "g4-g1");
+    assert!(
+        ["xa7", "xd7", "xb6"].contains(&a.pv[1].as_str()),
+        "{:?}",
+        a.pv
+    );
+    assert_eq!(a.pv.len(), 2);
 
     // A placement that closes a mill: the removal is a position and a move of its own, worth
     // what the whole move is worth in query.
@@ -518,5 +533,46 @@ fn rule_options_choose_the_tables() {
     let missing = Path::new(d).join("nothing-here");
     let o = morris(&["uci", "--db", missing.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `Choice` and `SkillLevel` pick among the best moves and set the strength; a bad value
+/// leaves the option as it was, with a message.
+#[test]
+fn choice_and_skill_level_options() {
+    let dir = solved("uci-choice", &["--stones", "4"]);
+    let d = dir.to_str().unwrap();
+    let s = uci(
+        &["--db", d, "--stones", "4"],
+        b"uci\nsetoption name Choice value random\nsetoption name SkillLevel value 3\n\
+          setoption name Choice value best\nsetoption name SkillLevel value 9\n\
+          position startpos\ngo\nquit\n",
+    );
+    assert!(s.success && s.stderr.is_empty(), "{}", s.stderr);
+    for option in [
+        "option name Choice type combo default ultra var fastest var random var ultra",
+        "option name SkillLevel type spin default 5 min 1 max 5",
+    ] {
+        assert!(
+            s.lines.iter().any(|l| l == option),
+            "{option}: {:#?}",
+            s.lines
+        );
+    }
+    let errors: Vec<&String> = s
+        .lines
+        .iter()
+        .filter(|l| l.contains("option unchanged"))
+        .collect();
+    assert_eq!(errors.len(), 2, "{:#?}", s.lines);
+    assert!(
+        errors[0].contains("best") && errors[1].contains('9'),
+        "{errors:?}"
+    );
+    assert!(
+        s.lines.iter().any(|l| l.starts_with("bestmove ")),
+        "{:#?}",
+        s.lines
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -247,8 +247,8 @@ impl Category {
     /// The category of a position worth `plain` without the rule and `rule` with it, at
     /// counter 0. The rule only ever turns wins and losses into draws: a win under the rule
     /// is a win without it.
-    pub const fn of(plain: Outcome, rule: Outcome) -> Category {
-        match (rule.value(), plain.value()) {
+    pub const fn of(plain: Value, rule: Value) -> Category {
+        match (rule, plain) {
             (Value::Win, _) => Category::Win,
             (Value::Loss, _) => Category::Loss,
             (Value::Draw, Value::Win) => Category::CursedWin,

@@ -381,11 +381,17 @@ class PerfectBot(pyspiel.Bot):
     so in :attr:`last_source` (``"search"``); :attr:`last_move` is the whole move chosen.
     """
 
-    def __init__(self, tablebase: Tablebase) -> None:
+    def __init__(self, tablebase: Tablebase, player: str = "fastest", seed: int = 0) -> None:
+        """``player`` picks among the moves of the best value, as :meth:`Tablebase.choose`
+        takes it: ``"fastest"`` (the first), ``"random"``, ``"ultra"`` (the one that asks most
+        of a fallible opponent), optionally with a skill (``"ultra@0.9"``), or a level
+        (``"level1"`` to ``"level5"``); ``seed`` makes a game repeatable."""
         pyspiel.Bot.__init__(self)
         if tablebase.game != "nine" or tablebase.stones != NUM_MEN or not tablebase.flying:
             raise ValueError("OpenSpiel plays standard Nine Men's Morris: give its tables")
         self.tablebase = tablebase
+        self.player = player
+        self._seed = seed
         self.last_source: Optional[str] = None
         self.last_move: Optional[str] = None
         self._proved: Dict[str, list] = {}
@@ -421,8 +427,13 @@ class PerfectBot(pyspiel.Bot):
         if not moves:
             raise RuntimeError(f"no legal move for {position} (pending {pending})")
         self.last_source = source
-        self.last_move = moves[0][0]
-        return moves[0][0]
+        chosen = moves[0][0]
+        if self.player != "fastest" and source == "tables" and pending is None:
+            self._seed += 1
+            chosen = self.tablebase.choose(position, self.player,
+                                           turns_left=turns_left(state), seed=self._seed)
+        self.last_move = chosen
+        return chosen
 
     def step(self, state: "pyspiel.State") -> int:
         move = self.choose(state)

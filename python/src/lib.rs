@@ -6,13 +6,15 @@
 //! random sampling of stored positions for training.
 
 use morris_db::format::{file_name, Checks, DbError, Metric};
-use morris_db::{Index, Key, Outcome, Table, Value};
+use morris_db::plan::KeyGraph;
+use morris_db::{Index, Key, Table, Value};
 use morris_engine::rule_set::{RuleOption, RuleSetBuilder};
 use morris_engine::{legal_moves, Color, Position, RuleError, RuleSet, Rules};
-use morris_solver::answer::{is_zeroing, Answer, Valued};
-use morris_solver::solve::{steps, Job};
-use morris_solver::tablebase::{
-    build_command_for, ProbeError, Proved, RankedMove, RuleProbe, Tablebase,
+use morris_tablebase::answer::{is_zeroing, rank_within_turns, Answer, Valued};
+use morris_tablebase::choice::{Player, Spot};
+use morris_tablebase::rng::Rng;
+use morris_tablebase::tablebase::{
+    build_command_for, Probe, ProbeError, Proved, RankedMove, Tablebase,
 };
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
@@ -282,7 +284,7 @@ impl PyPosition {
     /// The sub-database of the position, seen from the side to move (`M-O-MH-OH`).
     #[getter]
     fn key(&self) -> String {
-        morris_solver::key_of(&self.pos).to_string()
+        morris_tablebase::key_of(&self.pos).to_string()
     }
 
     /// None while the game goes on; else `"white"` or `"black"` (the winner) or `"draw"`.
@@ -390,15 +392,19 @@ impl PyProbe {
 }
 
 impl PyProbe {
-    /// The fields of the answer type every front end shares (`morris_solver::answer`).
-    fn new(plain: Outcome, rule: Option<RuleProbe>) -> PyProbe {
-        let v = Valued::of(plain, rule);
+    /// The fields of the answer type every front end shares (`morris_tablebase::answer`).
+    fn new(probe: &Probe) -> PyProbe {
+        let v = Valued::of(probe.plain, probe.rule);
         PyProbe {
             value: v.value,
             plies: v.plies,
             category: v.category,
             dtz: v.dtz,
-            source: "tables",
+            source: if probe.plain.outcome().is_some() {
+                "tables"
+            } else {
+                "values"
+            },
         }
     }
 }
@@ -438,14 +444,14 @@ impl PyRankedMove {
 
 impl PyRankedMove {
     fn new(m: &RankedMove, rules: &Rules) -> PyRankedMove {
-        PyRankedMove::valued(m.mv, Valued::of(m.outcome, m.rule), rules)
+        PyRankedMove::valued(m.mv, Valued::of(m.plain, m.rule), rules)
     }
 
     fn proved(mv: morris_engine::Move, value: Value, rules: &Rules) -> PyRankedMove {
         PyRankedMove::valued(mv, Valued::proved(value), rules)
     }
 
-    /// The fields of the answer type every front end shares (`morris_solver::answer`).
+    /// The fields of the answer type every front end shares (`morris_tablebase::answer`).
     fn valued(mv: morris_engine::Move, v: Valued, rules: &Rules) -> PyRankedMove {
         PyRankedMove {
             mv: mv.notation(rules.board()).to_string(),
@@ -481,12 +487,12 @@ struct PyTablebase {
 fn probe_error(py: Python<'_>, e: ProbeError) -> PyErr {
     let message = e.to_string();
     match e {
-        ProbeError::MissingTable { path, build } => missing(py, message, &path, Some(&build)),
+        ProbeError::MissingTable { path, build, .. } => missing(py, message, &path, Some(&build)),
         ProbeError::NoDirectory { path } => missing(py, message, &path, None),
         ProbeError::BadTable { .. } => TablebaseError::new_err(message),
-        ProbeError::NotInGame { .. } | ProbeError::CounterTooLarge { .. } => {
-            PyValueError::new_err(message)
-        }
+        ProbeError::NotInGame { .. }
+        | ProbeError::CounterTooLarge { .. }
+        | ProbeError::NoDistances { .. } => PyValueError::new_err(message),
     }
 }
 
@@ -632,7 +638,7 @@ impl PyTablebase {
         let probe = py
             .allow_threads(|| self.tb.probe_at(&pos, counter))
             .map_err(|e| probe_error(py, e))?;
-        Ok(PyProbe::new(probe.outcome, probe.rule))
+        Ok(PyProbe::new(&probe))
     }
 
     /// Every legal move, best first for the side to move: fastest win, draws, slowest loss.
@@ -678,6 +684,49 @@ impl PyTablebase {
             .allow_threads(|| Answer::query(&self.tb, &pos, counter, set.turn_limit()))
             .map_err(|e| probe_error(py, e))?;
         serde_json::to_string(&answer).map_err(|e| TablebaseError::new_err(e.to_string()))
+    }
+
+    /// The move a player plays (its notation): `player` is a choice among the best moves
+    /// (`"fastest"`, `"random"`, `"ultra"`), with a skill below 1 (`"ultra@0.9"`), or a
+    /// strength level (`"level1"` to `"level5"`), as `morris arena` takes it; `seed` makes the
+    /// choice repeatable. None when the position has no legal move.
+    #[pyo3(signature = (pos, player="ultra", counter=0, turns_left=None, seed=0))]
+    fn choose(
+        &self,
+        py: Python<'_>,
+        pos: &Bound<'_, PyAny>,
+        player: &str,
+        counter: i64,
+        turns_left: Option<&Bound<'_, PyAny>>,
+        seed: u64,
+    ) -> PyResult<Option<String>> {
+        let player: Player = player.parse().map_err(PyValueError::new_err)?;
+        let counter = self.counter(counter)?;
+        let set = int_option(
+            RuleSet::builder().defaults(self.set),
+            RuleOption::TurnLimit,
+            turns_left,
+            RuleSetBuilder::turn_limit,
+        )?
+        .build()
+        .map_err(rule_error)?;
+        let pos = self.position_arg(pos)?;
+        let left = set.turn_limit();
+        let picked = py.allow_threads(|| {
+            let mut moves = self.tb.best_moves_at(&pos, counter)?;
+            rank_within_turns(&pos, &self.rules, &mut moves, left)?;
+            let spot = Spot {
+                pos: &pos,
+                counter,
+                turns_left: left,
+                moves: &moves,
+                seen: None,
+            };
+            let i = player.pick(&self.tb, spot, &mut Rng::new(seed))?;
+            Ok(i.map(|i| moves[i].mv))
+        });
+        let picked = picked.map_err(|e| probe_error(py, e))?;
+        Ok(picked.map(|m| m.notation(self.rules.board()).to_string()))
     }
 
     /// True when every table the position and its moves read is on disk.
@@ -804,15 +853,8 @@ impl PyTablebase {
     }
 
     fn present_keys(&self) -> Vec<Key> {
-        let job = Job {
-            max_stones: self.rules.stones,
-            only: None,
-            placement: true,
-            stop_after_files: None,
-        };
-        steps(&self.rules, &job)
-            .map(|s| s.iter().flat_map(|s| s.keys()).collect::<Vec<_>>())
-            .unwrap_or_default()
+        KeyGraph::new(&self.rules, self.rules.stones)
+            .keys()
             .into_iter()
             .filter(|&k| {
                 self.dir

@@ -37,11 +37,11 @@ def endgame_states(tb, wins, draws, seed):
     return found["win"] + found["draw"]
 
 
-def play_out(tb, state, opponent):
+def play_out(tb, state, opponent, player="fastest"):
     """Plays the bot as the side to move of `state` against `opponent`; checks at each of
     the bot's turns that its move keeps the value under the turn limit. Returns the bot's
     value at the start and its return at the end."""
-    bot = mo.PerfectBot(tb)
+    bot = mo.PerfectBot(tb, player, seed=5)
     me = state.current_player()
     start = within(tb.probe(mo.position_of(state)), mo.turns_left(state))
     while not state.is_terminal():
@@ -83,6 +83,37 @@ def test_against_mcts(db5):
         evaluator = pyspiel.RandomRolloutEvaluator(1, 7 + i)
         opponent = pyspiel.MCTSBot(game, evaluator, 2.0, 40, 100, False, 7 + i, False)
         check(*play_out(tb, state, opponent))
+
+
+def test_ultra_keeps_every_value_against_mcts(db5):
+    """The ultra choice among the best moves never gives up a value, turn limit included."""
+    tb = morris.Tablebase(db5)
+    game = pyspiel.load_game(mo.GAME_NAME)
+    states = endgame_states(tb, wins=3, draws=3, seed=23)
+    for i, state in enumerate(states):
+        evaluator = pyspiel.RandomRolloutEvaluator(1, 9 + i)
+        opponent = pyspiel.MCTSBot(game, evaluator, 2.0, 40, 100, False, 9 + i, False)
+        check(*play_out(tb, state, opponent, "ultra"))
+
+
+def test_choose_takes_a_move_of_the_best_value(db5):
+    tb = morris.Tablebase(db5)
+    pos = morris.Position.parse("W:a1,d1,g1,b4 B:a7,d7,g7,f4 w 0 0")
+    best = tb.best_moves(pos)[0].value
+    values = {m.move: m.value for m in tb.best_moves(pos)}
+    for player in ["fastest", "random", "ultra", "level5"]:
+        for seed in range(5):
+            assert values[tb.choose(pos, player, seed=seed)] == best
+    # A weak level plays other moves too, and only legal ones.
+    weak = {tb.choose(pos, "level1", seed=seed) for seed in range(40)}
+    assert weak <= set(values) and len(weak) > 1
+    for bad in ["best", "ultra@2", "level9"]:
+        try:
+            tb.choose(pos, bad)
+        except ValueError as e:
+            assert bad in str(e)
+        else:
+            raise AssertionError(f"{bad} was accepted")
 
 
 def test_bot_completes_pending_capture(db5):

@@ -15,9 +15,10 @@ use axum::Json;
 use morris_db::format::Checks;
 use morris_db::Key;
 use morris_engine::{for_each_move, Game, Move, Position, RuleSet, Rules};
-use morris_solver::answer::{color_name, is_zeroing, Answer, AnswerRules, Over};
-use morris_solver::tablebase::{ProbeError, Tablebase};
-use serde::Serialize;
+use morris_tablebase::analysis::{self, AnalysisError};
+use morris_tablebase::answer::{color_name, is_zeroing, Answer, AnswerRules, Over};
+use morris_tablebase::tablebase::{ProbeError, Tablebase};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -122,7 +123,7 @@ impl IntoResponse for ApiError {
 fn probe_error(e: ProbeError) -> ApiError {
     let message = e.to_string();
     match e {
-        ProbeError::MissingTable { path, build } => ApiError {
+        ProbeError::MissingTable { path, build, .. } => ApiError {
             status: StatusCode::NOT_FOUND,
             error: message,
             build: Some(build),
@@ -134,7 +135,9 @@ fn probe_error(e: ProbeError) -> ApiError {
             build: Some(build),
             path: Some(error.path().display().to_string()),
         },
-        ProbeError::NotInGame { .. } | ProbeError::CounterTooLarge { .. } => ApiError::bad(message),
+        ProbeError::NotInGame { .. }
+        | ProbeError::CounterTooLarge { .. }
+        | ProbeError::NoDistances { .. } => ApiError::bad(message),
         ProbeError::NoDirectory { .. } => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message),
     }
 }
@@ -249,6 +252,60 @@ pub async fn query(
         blocking(move || Answer::query(&tb, &pos, counter, set.turn_limit()).map_err(probe_error))
             .await?;
     Ok(Json(answer).into_response())
+}
+
+/// The parameters of `/api/analyze` beside those every endpoint takes.
+#[derive(Deserialize)]
+pub struct GameParams {
+    /// The game, as `morris analyze` reads a file: moves in notation, `#` comments and move
+    /// numbers skipped.
+    moves: Option<String>,
+    /// `json` (the default) or `svg`: the chart of the game's value instead.
+    format: Option<String>,
+}
+
+/// `GET /api/analyze`: a game replayed against the tables, every ply judged (the
+/// [`analysis::Analysis`] of `morris analyze --json`: docs/analyze.md), or its chart with
+/// `format=svg`. It starts from `position` (the start by default) at `counter`.
+pub async fn analyze(
+    State(state): State<Arc<AppState>>,
+    q: Result<Query<Params>, QueryRejection>,
+    game: Result<Query<GameParams>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let p = params(q)?;
+    let Query(g) =
+        game.map_err(|e| ApiError::bad(format!("malformed query string: {}", e.body_text())))?;
+    let svg = match g.format.as_deref().map(str::trim).unwrap_or("") {
+        "" | "json" => false,
+        "svg" => true,
+        f => {
+            return Err(ApiError::bad(format!(
+                "format: `{f}` is neither json nor svg"
+            )))
+        }
+    };
+    let set = p.rule_set(&state.default).map_err(ApiError::bad)?;
+    let counter = set
+        .counter_text(p.counter.as_deref())
+        .map_err(ApiError::bad)?;
+    let rules = set.rules();
+    let text = p.position.as_deref().map(str::trim).unwrap_or("");
+    let start = Position::parse(if text.is_empty() { "startpos" } else { text }, &rules)
+        .map_err(|e| ApiError::bad(format!("position: {e}")))?;
+    let tb = state.tablebase(&set)?;
+    let a = blocking(move || {
+        let moves = g.moves.unwrap_or_default();
+        analysis::analyze(&tb, &start, counter, &analysis::moves_of(&moves)).map_err(|e| match e {
+            AnalysisError::Probe(e) => probe_error(e),
+            e => ApiError::bad(format!("moves: {e}")),
+        })
+    })
+    .await?;
+    if svg {
+        let chart = analysis::svg(&a);
+        return Ok(([(header::CONTENT_TYPE, "image/svg+xml")], chart).into_response());
+    }
+    Ok(Json(a).into_response())
 }
 
 #[derive(Serialize)]
@@ -390,9 +447,9 @@ pub async fn key_stats(
     let p = params(q)?;
     let set = p.rule_set(&state.default).map_err(ApiError::bad)?;
     let rules = set.rules();
-    let keys = stats::plan_keys(&rules, rules.stones).map_err(ApiError::bad)?;
+    let keys = morris_db::plan::KeyGraph::new(&rules, rules.stones).keys();
     let Some(text) = p.key.as_deref().filter(|s| !s.is_empty()) else {
-        let plain = morris_solver::store::Store::new(&state.db, rules);
+        let plain = morris_tablebase::store::Store::new(&state.db, rules);
         let list: Vec<serde_json::Value> = keys
             .iter()
             .map(|&k| {
@@ -429,15 +486,20 @@ pub async fn key_stats(
     let _turn = state.stats_turn.lock().await;
     let s = state.clone();
     let r = blocking(move || {
-        let plain = morris_solver::store::Store::new(&s.db, rules);
+        let plain = morris_tablebase::store::Store::new(&s.db, rules);
         let rule = set.moves_without_capture().map(|n| {
-            morris_solver::store::Store::with_metric(&s.db, rules, morris_db::Metric::NoCapture(n))
+            morris_tablebase::store::Store::with_metric(
+                &s.db,
+                rules,
+                morris_db::Metric::NoCapture(n),
+            )
         });
         for store in std::iter::once(&plain).chain(rule.as_ref()) {
             if !store.path(key).exists() {
                 return Err(probe_error(ProbeError::MissingTable {
                     path: store.path(key),
-                    build: morris_solver::tablebase::build_command_for(
+                    packed: Vec::new(),
+                    build: morris_tablebase::tablebase::build_command_for(
                         &rules,
                         &s.db,
                         store.metric(),

@@ -4,12 +4,12 @@
 //! `/stats` and `morris report`'s file, which must open anywhere without a network.
 
 use morris_db::format::Checks;
-use morris_db::{slots, Category, Key, Outcome};
+use morris_db::plan::KeyGraph;
+use morris_db::{slots, Category, Key};
 use morris_engine::RuleSet;
 use morris_engine::{Bitboard, Color, Position, Rules};
-use morris_solver::solve::{steps, Job};
-use morris_solver::store::Store;
-use rayon::prelude::*;
+use morris_tablebase::stats::{add_counts, key_stats, rule_key_stats};
+use morris_tablebase::store::Store;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -69,70 +69,6 @@ pub struct Computed {
     pub dir: String,
 }
 
-#[derive(Default)]
-struct Acc {
-    wdl: [u64; 3],
-    win: Vec<u64>,
-    loss: Vec<u64>,
-    /// (plies, slot, us, them): the longest, ties to the lowest slot so that the answer does
-    /// not depend on how the work was split.
-    best_win: Option<(u32, u64, u32, u32)>,
-    best_loss: Option<(u32, u64, u32, u32)>,
-    cats: [u64; 5],
-    dtz: Vec<u64>,
-}
-
-fn bump(v: &mut Vec<u64>, i: u32) {
-    let i = i as usize;
-    if v.len() <= i {
-        v.resize(i + 1, 0);
-    }
-    v[i] += 1;
-}
-
-fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
-    if a.len() < b.len() {
-        a.resize(b.len(), 0);
-    }
-    for (x, y) in a.iter_mut().zip(b) {
-        *x += y;
-    }
-}
-
-fn better(
-    a: Option<(u32, u64, u32, u32)>,
-    b: Option<(u32, u64, u32, u32)>,
-) -> Option<(u32, u64, u32, u32)> {
-    match (a, b) {
-        (Some(x), Some(y)) => Some(
-            if (y.0, std::cmp::Reverse(y.1)) > (x.0, std::cmp::Reverse(x.1)) {
-                y
-            } else {
-                x
-            },
-        ),
-        (x, None) => x,
-        (None, y) => y,
-    }
-}
-
-impl Acc {
-    fn merge(mut self, o: Acc) -> Acc {
-        for i in 0..3 {
-            self.wdl[i] += o.wdl[i];
-        }
-        for i in 0..5 {
-            self.cats[i] += o.cats[i];
-        }
-        add_vec(&mut self.win, &o.win);
-        add_vec(&mut self.loss, &o.loss);
-        add_vec(&mut self.dtz, &o.dtz);
-        self.best_win = better(self.best_win, o.best_win);
-        self.best_loss = better(self.best_loss, o.best_loss);
-        self
-    }
-}
-
 /// A key's position in notation: White to move when the hands allow it, else Black.
 fn position_text(rules: &Rules, key: Key, us: u32, them: u32) -> String {
     let hands = [key.us_hand, key.them_hand];
@@ -161,84 +97,42 @@ pub fn key_report(
         Some(s) => Some(s.load(key, checks, false).map_err(|e| e.to_string())?.1),
         None => None,
     };
-    let limit = set.moves_without_capture().unwrap_or(0) as u32;
-    const CHUNK: u64 = 1 << 16;
-    let n = index.size();
-    let acc = (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let mut a = Acc::default();
-            index.for_each_class_in(c * CHUNK..(c + 1) * CHUNK, |i, us, them| {
-                let o = table.outcome(i);
-                match o {
-                    Outcome::Win(d) => {
-                        a.wdl[0] += 1;
-                        bump(&mut a.win, d);
-                        a.best_win = better(a.best_win, Some((d, i, us.0, them.0)));
-                    }
-                    Outcome::Draw => a.wdl[1] += 1,
-                    Outcome::Loss(d) => {
-                        a.wdl[2] += 1;
-                        bump(&mut a.loss, d);
-                        a.best_loss = better(a.best_loss, Some((d, i, us.0, them.0)));
-                    }
-                }
-                if let Some(rt) = rule_table {
-                    let kept = rt.outcome(i).within(limit);
-                    a.cats[Category::of(o, kept) as usize] += 1;
-                    if let Some(d) = kept.plies() {
-                        bump(&mut a.dtz, d);
-                    }
-                }
-            });
-            a
-        })
-        .reduce(Acc::default, Acc::merge);
+    let stats = match (rule_table, set.moves_without_capture()) {
+        (Some(rt), Some(n)) => rule_key_stats(index, n, |i| table.outcome(i), |i| rt.outcome(i)),
+        _ => key_stats(index, |i| table.outcome(i)),
+    };
     let rules = &set.rules();
-    let longest = |b: Option<(u32, u64, u32, u32)>| {
-        b.map(|(plies, _, us, them)| Longest {
-            plies,
-            position: position_text(rules, key, us, them),
+    let longest = |l: Option<morris_tablebase::stats::Longest>| {
+        l.map(|l| {
+            let (us, them) = index.unindex(l.slot);
+            Longest {
+                plies: l.plies,
+                position: position_text(rules, key, us.0, them.0),
+            }
         })
     };
     let cyclic = morris_db::plan::UnitKind::of(rules, key).is_cyclic();
     Ok(KeyReport {
         key: key.to_string(),
-        slots: n,
-        wins: acc.wdl[0],
-        draws: acc.wdl[1],
-        losses: acc.wdl[2],
-        win_plies: acc.win,
-        loss_plies: acc.loss,
-        longest_win: longest(acc.best_win),
-        longest_loss: longest(acc.best_loss),
-        rule: rule_table.map(|_| RuleReport {
-            limit: limit as u16,
-            wins: acc.cats[Category::Win as usize],
-            cursed_wins: acc.cats[Category::CursedWin as usize],
-            draws: acc.cats[Category::Draw as usize],
-            blessed_losses: acc.cats[Category::BlessedLoss as usize],
-            losses: acc.cats[Category::Loss as usize],
-            max_dtz: if cyclic {
-                acc.dtz.len().checked_sub(1).map(|d| d as u32)
-            } else {
-                None
-            },
-            dtz: if cyclic { acc.dtz } else { Vec::new() },
+        slots: index.size(),
+        wins: stats.wins,
+        draws: stats.draws,
+        losses: stats.losses,
+        longest_win: longest(stats.longest_win),
+        longest_loss: longest(stats.longest_loss),
+        rule: stats.rule.map(|r| RuleReport {
+            limit: r.limit,
+            wins: r.count(Category::Win),
+            cursed_wins: r.count(Category::CursedWin),
+            draws: r.count(Category::Draw),
+            blessed_losses: r.count(Category::BlessedLoss),
+            losses: r.count(Category::Loss),
+            max_dtz: if cyclic { r.max_dtz() } else { None },
+            dtz: if cyclic { r.dtz } else { Vec::new() },
         }),
+        win_plies: stats.win_plies,
+        loss_plies: stats.loss_plies,
     })
-}
-
-/// The keys of a rule set's whole solve up to `max_stones`, in dependency order.
-pub fn plan_keys(rules: &Rules, max_stones: u8) -> Result<Vec<Key>, String> {
-    let job = Job {
-        max_stones,
-        only: None,
-        placement: true,
-        stop_after_files: None,
-    };
-    let steps = steps(rules, &job).map_err(|e| e.to_string())?;
-    Ok(steps.iter().flat_map(|s| s.keys()).collect())
 }
 
 /// Computes every key of the plan that is on disk and has at most `max_slots` slots;
@@ -261,7 +155,7 @@ pub fn compute_with(
         skipped: Vec::new(),
         dir: dir.display().to_string(),
     };
-    for key in plan_keys(&rules, max_stones)? {
+    for key in KeyGraph::new(&rules, max_stones).keys() {
         let n = slots(rules.board(), key);
         if let Some(r) = cached(key) {
             out.keys.push(r);
@@ -637,10 +531,10 @@ pub fn render_page(set: &RuleSet, c: &Computed, served: Option<()>) -> String {
         w += seg[0].1;
         l += seg[seg.len() - 1].1;
         d += seg[1..seg.len() - 1].iter().map(|x| x.1).sum::<u64>();
-        add_vec(&mut win, &r.win_plies);
-        add_vec(&mut loss, &r.loss_plies);
+        add_counts(&mut win, &r.win_plies);
+        add_counts(&mut loss, &r.loss_plies);
         if let Some(q) = &r.rule {
-            add_vec(&mut dtz, &q.dtz);
+            add_counts(&mut dtz, &q.dtz);
         }
     }
     let total = w + d + l;

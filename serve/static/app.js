@@ -546,6 +546,73 @@ function finishEdit() {
   load();
 }
 
+// ---- analysing a game ------------------------------------------------------------------------
+
+/** The moves played on the board and where they started, into the analysis form. */
+function boardGame() {
+  const first = S.history.length ? S.history[0].before : { pos: S.pos, counter: S.counter };
+  $("analyse-from").value = first.pos;
+  $("analyse-from").dataset.counter = String(first.counter || 0);
+  $("analyse-moves").value = S.history.map((h) => h.move).join(" ");
+  analyse();
+}
+
+/** The server judges the game (/api/analyze) and draws its chart (format=svg). */
+async function analyse() {
+  const p = ruleParams();
+  p.set("position", $("analyse-from").value.trim() || "startpos");
+  if (S.rules.nc) p.set("counter", $("analyse-from").dataset.counter || "0");
+  p.set("moves", $("analyse-moves").value);
+  const chart = new URLSearchParams(p);
+  chart.set("format", "svg");
+  const [r, svg] = await Promise.all([api("/api/analyze", p), fetch("/api/analyze?" + chart.toString())]);
+  const box = $("analysis-error");
+  box.hidden = r.ok;
+  box.textContent = r.ok ? "" : r.body.error;
+  $("analysis-chart").innerHTML = r.ok && svg.ok ? await svg.text() : "";
+  renderAnalysis(r.ok ? r.body : null);
+}
+
+function renderAnalysis(a) {
+  const tb = $("analysis").tBodies[0];
+  tb.textContent = "";
+  $("analysis-box").hidden = !a;
+  $("analysis-summary").textContent = "";
+  if (!a) return;
+  for (const p of a.plies) {
+    const tr = document.createElement("tr");
+    tr.dataset.ply = p.ply;
+    tr.dataset.drop = p.drop;
+    if (p.drop !== "none") tr.className = "blunder";
+    const verdict = p.missed ? `${p.drop}; best ${p.missed.move}, ${describe(p.missed)}` : p.best ? "best" : "";
+    const cells = [
+      ["ply", `${p.ply}. ${p.side}`],
+      ["mv", p.move],
+      ["val v-" + cls(p.after), `${describe(p.before)} → ${describe(p.after)}`],
+      ["verdict", verdict],
+    ];
+    for (const [c, t] of cells) { const td = document.createElement("td"); td.className = c; td.textContent = t; tr.appendChild(td); }
+    // The position the move was played from, on the board, to look at what was missed.
+    tr.addEventListener("click", () => {
+      S.pos = p.position; S.counter = p.counter || 0; S.history = []; S.redo = [];
+      load();
+    });
+    tb.appendChild(tr);
+  }
+  const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const side = (name, s) => `${name}: ${count(s.moves, "move")}, ${s.best} best, ${count(s.win_to_draw + s.win_to_loss + s.draw_to_loss, "blunder")}`;
+  const end = a.end ? `Game over after ply ${a.end.ply}: ${a.end.winner ? a.end.winner + " wins" : "draw"} (${a.end.reason}). ` : "";
+  $("analysis-summary").textContent = end + side("White", a.summary.white) + "; " + side("Black", a.summary.black) + ".";
+}
+
+function wireAnalysis() {
+  $("analyse").addEventListener("click", analyse);
+  $("analyse-board").addEventListener("click", boardGame);
+  $("analyse-from").addEventListener("input", () => { delete $("analyse-from").dataset.counter; });
+  // Typing a game is not a keyboard shortcut of the board.
+  $("analyse-moves").addEventListener("keydown", (e) => e.stopPropagation());
+}
+
 // ---- controls ------------------------------------------------------------------------------
 
 function syncControls() {
@@ -639,6 +706,7 @@ async function main() {
   readUrl();
   setGame(S.rules.game);
   wire();
+  wireAnalysis();
   syncControls();
   showTables();
   await load();

@@ -8,8 +8,8 @@ use morris_engine::{legal_moves, Game, Position, Rules};
 use morris_serve::{spawn, Args, ReportArgs, RuleOptions, Running};
 use morris_solver::progress::Silent;
 use morris_solver::solve::{solve, Job};
-use morris_solver::store::Store;
-use morris_solver::tablebase::Tablebase;
+use morris_tablebase::store::Store;
+use morris_tablebase::tablebase::Tablebase;
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -141,8 +141,8 @@ fn query_answers_every_field_as_the_tablebase() {
         .json();
         let probe = tb.probe(&pos).unwrap();
         assert_eq!(j["position"], text);
-        assert_eq!(j["value"], probe.outcome.value().name());
-        assert_eq!(plies(&j["plies"]), probe.outcome.plies());
+        assert_eq!(j["value"], probe.plain.value().name());
+        assert_eq!(plies(&j["plies"]), probe.plain.plies());
         for field in ["category", "dtz", "counter", "turns_left"] {
             assert!(j[field].is_null(), "{field} without a rule: {j}");
         }
@@ -153,8 +153,8 @@ fn query_answers_every_field_as_the_tablebase() {
         assert_eq!(got.len(), moves.len());
         for (g, m) in got.iter().zip(&moves) {
             assert_eq!(g["move"], m.mv.notation(rules.board()).to_string());
-            assert_eq!(g["value"], m.outcome.value().name());
-            assert_eq!(plies(&g["plies"]), m.outcome.plies());
+            assert_eq!(g["value"], m.plain.value().name());
+            assert_eq!(plies(&g["plies"]), m.plain.plies());
             assert!(g["category"].is_null() && g["dtz"].is_null());
             // The answer's shape is one for every front end (docs/answer.md): `zeroing` is a
             // property of the move, given with or without the rule.
@@ -188,7 +188,7 @@ fn no_capture_rule_and_turn_limit() {
         assert_eq!(j["category"], r.category.name());
         assert_eq!(plies(&j["dtz"]), r.dtz);
         assert_eq!(j["counter"], counter);
-        assert_eq!(plies(&j["plies"]), probe.outcome.plies());
+        assert_eq!(plies(&j["plies"]), probe.plain.plies());
         assert_eq!(j["rules"]["moves_without_capture"], N);
         let moves = tb.best_moves_at(&pos, counter).unwrap();
         let got = j["moves"].as_array().unwrap();
@@ -200,7 +200,7 @@ fn no_capture_rule_and_turn_limit() {
             assert_eq!(g["category"], mr.category.name());
             assert_eq!(plies(&g["dtz"]), mr.dtz);
             assert_eq!(g["zeroing"], m.zeroing);
-            assert_eq!(plies(&g["plies"]), m.outcome.plies());
+            assert_eq!(plies(&g["plies"]), m.plain.plies());
         }
     }
     // Counter 3 of 8 turns the loss in 26 into a draw: a blessed loss.
@@ -228,11 +228,20 @@ fn no_capture_rule_and_turn_limit() {
             ),
         )
         .json();
-        let want = plain.probe(&pos).unwrap().outcome.within(left);
+        let want = plain
+            .probe(&pos)
+            .unwrap()
+            .plain
+            .outcome()
+            .unwrap()
+            .within(left);
         assert_eq!(j["value"], want.value().name(), "{left}");
         assert_eq!(plies(&j["plies"]), want.plies());
         assert_eq!(j["turns_left"], left);
-        let mut ranked: Vec<_> = moves.iter().map(|m| m.outcome.within(left)).collect();
+        let mut ranked: Vec<_> = moves
+            .iter()
+            .map(|m| m.plain.outcome().unwrap().within(left))
+            .collect();
         ranked.sort();
         let got: Vec<_> = j["moves"]
             .as_array()
@@ -470,7 +479,7 @@ fn pages_statistics_and_report() {
     let store = Store::new(db(), rules);
     let key = "3-3-0-0".parse().unwrap();
     let (index, table) = store.load(key, Default::default(), false).unwrap();
-    let s = morris_solver::stats::key_stats(index, |i| table.outcome(i));
+    let s = morris_tablebase::stats::key_stats(index, |i| table.outcome(i));
     assert_eq!(
         (
             j["wins"].as_u64(),
@@ -488,7 +497,7 @@ fn pages_statistics_and_report() {
     assert_eq!(hist, s.wins);
     // The longest win is a position the query values at that distance.
     let longest = &j["longest_win"];
-    assert_eq!(plies(&longest["plies"]), s.max_win_plies);
+    assert_eq!(plies(&longest["plies"]), s.max_win_plies());
     let q = get(
         srv.addr,
         &format!(
@@ -499,7 +508,7 @@ fn pages_statistics_and_report() {
     .json();
     assert_eq!(
         (q["value"].as_str(), plies(&q["plies"])),
-        (Some("win"), s.max_win_plies)
+        (Some("win"), s.max_win_plies())
     );
     let j = get(
         srv.addr,
@@ -551,7 +560,7 @@ fn concurrent_requests_are_answered_correctly() {
         .take(12)
         .map(|m| {
             let p = start.play(m);
-            let o = tb.probe(&p).unwrap().outcome;
+            let o = tb.probe(&p).unwrap().plain.outcome().unwrap();
             let text = p.notation(&rules).to_string();
             (text, o.value().name().to_string(), o.plies())
         })

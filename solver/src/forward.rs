@@ -7,13 +7,13 @@
 
 pub(crate) mod locate;
 
-use crate::minimax::evaluate;
-use crate::Lookup;
 use core::ops::Range;
 use locate::{hash_slot, Locator, Met, Probes, Targets};
 use morris_db::{Index, Outcome};
 use morris_engine::movegen::{for_each_group, Sink};
 use morris_engine::{Bitboard, Color, Point, Position, Rules};
+use morris_tablebase::minimax::evaluate;
+use morris_tablebase::Lookup;
 
 /// Evaluates every position of `range` of `index` (holes skipped) by the minimax rule over its
 /// children's stored values, in batches, and calls `f(slot, position, outcome)` for each.

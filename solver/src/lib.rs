@@ -1,156 +1,16 @@
-//! The parallel retrograde solver of `morris`: the moving phase by retrograde analysis with
-//! successor counting, verification by forward recomputation, statistics and probing.
+//! The builder of `morris`'s tables: the moving phase by parallel retrograde analysis with
+//! successor counting, the placement phase by forward passes, verification by forward
+//! recomputation, statistics, and packing. Reading the tables is [`morris_tablebase`]'s job.
 
-pub mod answer;
 mod encode;
-pub mod entries;
 mod forward;
 pub mod journal;
 pub mod lock;
-pub mod minimax;
 pub mod no_capture;
-#[cfg(feature = "packed")]
 pub mod pack;
 pub mod placement;
 pub mod progress;
 pub mod retro;
-pub mod search;
 pub mod solution;
 pub mod solve;
-pub mod stats;
-pub mod store;
-pub mod tablebase;
 pub mod verify;
-
-pub use entries::Entries;
-use morris_db::{Index, Key, Outcome};
-use morris_engine::Position;
-
-/// A source of solved values: the smaller sub-databases a capture leads into while a pair is
-/// solved, the children of a placement key, or every sub-database for verify and query.
-///
-/// A look-up is split in two, [`probe`](Lookup::probe) then [`read`](Lookup::read), so that a
-/// caller with many positions to look up (a placement pass) can locate them all first and let
-/// their memory loads overlap, instead of waiting for each in turn.
-pub trait Lookup: Sync {
-    /// Locates a position's stored value and asks the processor to start loading it.
-    fn probe(&self, pos: &Position) -> Located;
-
-    /// The value a probe located.
-    fn read(&self, probe: Located) -> Outcome;
-
-    /// The index of a solved key, for a caller that computes many slots of one key itself
-    /// (with one side fixed: [`Index::with_us`]), then probes them with
-    /// [`probe_slot`](Lookup::probe_slot). `None` sends the caller to [`probe`](Lookup::probe).
-    fn index_of(&self, _key: Key) -> Option<&Index> {
-        None
-    }
-
-    /// The stored entries of a solved key with how this lookup reads them ([`Entries`]): a
-    /// caller with many slots to read (the forward passes) then reads each with a load instead
-    /// of calls. `None` (the default) where reads must go through the lookup.
-    fn entries_of(&self, _key: Key) -> Option<Entries<'_>> {
-        None
-    }
-
-    /// Locates slot `slot` of `key` (a key [`index_of`](Lookup::index_of) gave the index of)
-    /// and starts its load.
-    #[inline]
-    fn probe_slot(&self, key: Key, slot: u64) -> Located {
-        Located::at(key_slot(key), slot)
-    }
-
-    /// The value of a position. Positions where the side to move is below the minimum of
-    /// stones are lost in 0.
-    #[inline]
-    fn outcome(&self, pos: &Position) -> Outcome {
-        self.read(self.probe(pos))
-    }
-}
-
-/// Where a position's value is, as found by [`Lookup::probe`]: known already (the side to move
-/// has lost, say), or a slot of a key. Packed in one word so that a probe is returned in a
-/// register: a two-word enum went through the stack, and the reload after each call stalled
-/// the placement pass.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Located(u64);
-
-impl Located {
-    const SLOT_BITS: u32 = 44;
-    /// The key field of a known value (above every [`key_slot`]).
-    const KNOWN: u64 = (1 << (64 - Self::SLOT_BITS)) - 1;
-
-    /// A value known without a load.
-    pub fn known(outcome: Outcome) -> Located {
-        Located(Self::KNOWN << Self::SLOT_BITS | outcome.code() as u64)
-    }
-
-    /// Slot `slot` of the key at [`key_slot`] `key`.
-    #[inline]
-    pub(crate) fn at(key: usize, slot: u64) -> Located {
-        debug_assert!(slot < 1 << Self::SLOT_BITS && (key as u64) < Self::KNOWN);
-        Located((key as u64) << Self::SLOT_BITS | slot)
-    }
-
-    /// The key slot and slot located, or the value known.
-    #[inline]
-    pub fn located(self) -> Result<(usize, u64), Outcome> {
-        let key = self.0 >> Self::SLOT_BITS;
-        let low = self.0 & ((1 << Self::SLOT_BITS) - 1);
-        if key == Self::KNOWN {
-            Err(Outcome::from_code(low as u16))
-        } else {
-            Ok((key as usize, low))
-        }
-    }
-}
-
-/// Asks the processor to bring the cache line at `ptr` closer ahead of its use (a hint only).
-#[inline(always)]
-pub(crate) fn prefetch<T>(ptr: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; it never faults, whatever the address.
-    unsafe {
-        core::arch::x86_64::_mm_prefetch(ptr as *const i8, core::arch::x86_64::_MM_HINT_T0);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = ptr;
-}
-
-/// The sub-database a position belongs to, seen from its side to move.
-#[inline]
-pub fn key_of(pos: &Position) -> Key {
-    Key::new(
-        pos.us().count() as u8,
-        pos.them().count() as u8,
-        pos.our_hand(),
-        pos.their_hand(),
-    )
-}
-
-/// True when the side to move has lost already (too few stones on board and in hand).
-#[inline]
-pub fn lost_already(pos: &Position, rules: &morris_engine::Rules) -> bool {
-    pos.us().count() + (pos.our_hand() as u32) < rules.min_stones()
-}
-
-/// Where a key sits in the flat tables of [`solution::Solution`] and [`store::Store`]: a flat
-/// table rather than a map, as lookups happen in the solver's innermost loops.
-#[inline]
-pub(crate) fn key_slot(key: Key) -> usize {
-    const N: usize = KEY_FIELD;
-    let f = |v: u8| {
-        assert!(
-            (v as usize) < N,
-            "stone counts above {} are not supported",
-            N - 1
-        );
-        v as usize
-    };
-    ((f(key.us) * N + f(key.them)) * N + f(key.us_hand)) * N + f(key.them_hand)
-}
-
-/// Values each field of a key may take (0 ..= 12 stones: every game of the family).
-pub(crate) const KEY_FIELD: usize = 13;
-/// Entries of a flat key table.
-pub(crate) const KEY_SLOTS: usize = KEY_FIELD * KEY_FIELD * KEY_FIELD * KEY_FIELD;

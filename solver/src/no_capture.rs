@@ -6,11 +6,11 @@
 //! 0 (a win or loss only when its distance to zeroing fits in the limit, else a draw), at
 //! distance 0; a move inside the pair keeps the child's distance to zeroing.
 
-use crate::entries::{after_table, AfterTable};
-use crate::{key_slot, Entries, Located, Lookup};
 use morris_db::format::Encoding;
 use morris_db::{Index, Key, Outcome};
 use morris_engine::Position;
+use morris_tablebase::entries::{after_table, AfterTable};
+use morris_tablebase::{key_slot, Entries, Located, Lookup};
 
 /// A lookup whose children reached by a zeroing ply read at counter 0 under the rule's limit.
 pub struct ZeroingView<'a> {

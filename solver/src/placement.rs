@@ -15,10 +15,10 @@ pub mod part;
 use crate::forward::evaluate_range;
 use crate::forward::locate::Targets;
 use crate::progress::Progress;
-use crate::Lookup;
 use core::ops::Range;
 use morris_db::{Index, Key};
 use morris_engine::Rules;
+use morris_tablebase::Lookup;
 use rayon::prelude::*;
 
 /// Solves one placement key from its (solved) children; returns a code per slot

@@ -37,11 +37,11 @@ mod unmove;
 
 use crate::forward::locate::{Locator, Probes, Targets};
 use crate::progress::Progress;
-use crate::{Located, Lookup};
 use cells::Cells;
 use morris_db::{Index, Key, Outcome};
 use morris_engine::movegen::{for_each_group, Sink};
 use morris_engine::{for_each_move, Bitboard, Color, Move, Point, Position, Rules};
+use morris_tablebase::{Located, Lookup};
 use pending::{Decisions, Pending};
 use rayon::prelude::*;
 use std::ops::Range;
@@ -115,7 +115,7 @@ struct DecidedBatch {
 /// Asks the processor to bring a cell into the cache ahead of its use.
 #[inline(always)]
 fn prefetch(cell: &AtomicU32) {
-    crate::prefetch(cell as *const AtomicU32);
+    morris_tablebase::prefetch(cell as *const AtomicU32);
 }
 
 /// True for a move that does not stay in the pair: a capture (into a smaller pair), a line

@@ -2,10 +2,10 @@
 
 use crate::progress::Progress;
 use crate::solve::{solve_step, Step};
-use crate::{key_of, key_slot, lost_already, Located, Lookup, KEY_SLOTS};
 use morris_db::plan::KeyGraph;
 use morris_db::{Index, Key, Metric, Outcome};
 use morris_engine::{Position, Rules};
+use morris_tablebase::{key_of, key_slot, lost_already, Located, Lookup, KEY_SLOTS};
 
 /// Every key of a solve, with its codes ([`Outcome::code`]; holes read as draws).
 pub struct Solution {

@@ -8,14 +8,14 @@ use crate::no_capture::ZeroingView;
 use crate::placement::solve_key;
 use crate::progress::Progress;
 use crate::retro::solve_pair;
-use crate::stats::{key_stats, KeyStats};
-use crate::store::Store;
-use crate::Lookup;
 use morris_db::format::{Checks, DbError, Metric, Writer};
-use morris_db::plan::{children, KeyGraph, UnitKind};
+use morris_db::plan::{KeyGraph, UnitKind};
 use morris_db::Outcome;
 use morris_db::{slots, Index, Key};
 use morris_engine::Rules;
+use morris_tablebase::stats::{key_stats, KeyStats};
+use morris_tablebase::store::Store;
+use morris_tablebase::Lookup;
 use rayon::prelude::*;
 use std::fmt;
 use std::time::Instant;
@@ -109,17 +109,6 @@ pub struct Job {
 /// One unit of work, solved in memory and written as a whole: a unit of the key graph
 /// ([`morris_db::plan::KeyGraph`]), with its kind, keys and what it reads.
 pub use morris_db::plan::Unit as Step;
-
-/// The keys whose values a position of `key` and its moves read: the key itself, and where
-/// its moves lead (for verify and query).
-pub fn reads(rules: &Rules, key: Key) -> Vec<Key> {
-    let mut v = vec![key];
-    v.extend(children(rules, key).into_iter().map(|e| e.to));
-    // A side below the minimum of stones has lost: no key to read.
-    v.retain(|k| (k.them + k.them_hand) as u32 >= rules.min_stones());
-    v.dedup();
-    v
-}
 
 /// Every step of a job, in dependency order.
 pub fn steps(rules: &Rules, job: &Job) -> Result<Vec<Step>, SolveError> {

@@ -21,10 +21,10 @@ use crate::forward::evaluate_range;
 use crate::forward::locate::Targets;
 use crate::no_capture::ZeroingView;
 use crate::progress::Progress;
-use crate::Lookup;
 use morris_db::plan::UnitKind;
 use morris_db::{Index, Key, Metric, Outcome};
 use morris_engine::{Bitboard, Position, Rules};
+use morris_tablebase::Lookup;
 use rayon::prelude::*;
 use std::sync::Mutex;
 

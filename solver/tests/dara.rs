@@ -7,9 +7,9 @@ use morris_db::Key;
 use morris_engine::{Color, Game, Position, Rules};
 use morris_solver::progress::Silent;
 use morris_solver::solution::Solution;
-use morris_solver::stats::key_stats;
 use morris_solver::verify::verify_key;
-use morris_solver::Lookup;
+use morris_tablebase::stats::key_stats;
+use morris_tablebase::Lookup;
 
 #[test]
 fn dara_endgames_solve_and_verify() {
@@ -38,7 +38,10 @@ fn dara_endgames_solve_and_verify() {
     let (index, codes) = sol.key(Key::moving(3, 3)).unwrap();
     let s = key_stats(index, |i| morris_db::Outcome::from_code(codes[i as usize]));
     assert_eq!((s.wins, s.draws, s.losses), (1_483_441, 562_549, 924_240));
-    assert_eq!((s.max_win_plies, s.max_loss_plies), (Some(37), Some(36)));
+    assert_eq!(
+        (s.max_win_plies(), s.max_loss_plies()),
+        (Some(37), Some(36))
+    );
     let mut longest = None;
     index.for_each_class_in(0..index.size(), |i, us, them| {
         if longest.is_none()

@@ -4,7 +4,7 @@ use morris_db::Key;
 use morris_engine::{Position, Rules};
 use morris_solver::progress::Silent;
 use morris_solver::solution::Solution;
-use morris_solver::Lookup;
+use morris_tablebase::Lookup;
 
 #[test]
 fn gasser_three_three() {

@@ -6,7 +6,7 @@ use morris_engine::{Game, Position, Rules};
 use morris_solver::progress::Silent;
 use morris_solver::solution::Solution;
 use morris_solver::verify::verify_key;
-use morris_solver::Lookup;
+use morris_tablebase::Lookup;
 
 /// Solves a game whole, checks every key by forward verification, and returns the start's
 /// distance.

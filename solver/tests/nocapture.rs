@@ -8,7 +8,7 @@ use morris_engine::{Color, Position, Rules};
 use morris_solver::progress::Silent;
 use morris_solver::solution::Solution;
 use morris_solver::verify::verify_key;
-use morris_solver::{Located, Lookup};
+use morris_tablebase::{Located, Lookup};
 
 fn nine(stones: u8, flying: bool) -> Rules {
     Rules {
@@ -178,7 +178,7 @@ fn verify_passes_and_catches_damage() {
 #[test]
 fn the_rule_splits_the_plain_counts_key_by_key() {
     use morris_db::Category;
-    use morris_solver::stats::{key_stats, rule_key_stats};
+    use morris_tablebase::stats::{key_stats, rule_key_stats};
     for flying in [true, false] {
         let rules = nine(4, flying);
         let limit = 8;
@@ -195,6 +195,7 @@ fn the_rule_splits_the_plain_counts_key_by_key() {
                 |i| Outcome::from_code(plain_codes[i as usize]),
                 |i| Outcome::from_code(rule_codes[i as usize]),
             );
+            let r = r.rule.expect("counted under the rule");
             let n = |c| r.count(c);
             assert_eq!(n(Category::Win) + n(Category::CursedWin), p.wins, "{key}");
             assert_eq!(

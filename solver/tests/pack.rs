@@ -2,17 +2,19 @@
 //! outcomes with distances, the keys left out (the side to move with fewer stones) searched
 //! by the reader; a damaged block or a missing file is an error naming the file, never a wrong
 //! answer.
-#![cfg(feature = "packed")]
 
 use morris_db::format::{Checks, DbError, Metric};
 use morris_db::{Index, Key, Outcome, Value};
-use morris_engine::{Game, Rules};
+use morris_engine::{Color, Game, Position, Rules};
 use morris_packed::{packed_file_name, Kind, PackedTable};
-use morris_solver::pack::{is_searched, pack_key, verify_key, PackOptions, PackedSet, Sets};
+use morris_solver::pack::{pack_key, verify_key, PackOptions, Sets};
 use morris_solver::progress::Silent;
 use morris_solver::solve::{solve, steps, Job};
-use morris_solver::store::Store;
-use morris_solver::Lookup;
+use morris_tablebase::answer::{Answer, Source};
+use morris_tablebase::packed::{is_searched, PackedSet};
+use morris_tablebase::store::Store;
+use morris_tablebase::tablebase::{ProbeError, Tablebase};
+use morris_tablebase::{Found, Lookup};
 use std::path::{Path, PathBuf};
 
 fn scratch(name: &str) -> PathBuf {
@@ -208,7 +210,7 @@ fn a_missing_file_is_an_error_not_a_search() {
     let rules = rules(4);
     let pos = morris_engine::Position::parse("W:a1,d1,g1 B:a7,d7,g7,b4 w 0 0", &rules).unwrap();
     // White to move with fewer stones: a key the plain set leaves out.
-    let key = morris_solver::key_of(&pos);
+    let key = morris_tablebase::key_of(&pos);
     assert!(is_searched(key), "{key}");
     for weaker_searched in [true, false] {
         let (dir, out) = (
@@ -310,10 +312,10 @@ fn a_damaged_block_is_an_error_naming_file_and_block() {
 struct Shifted<'a>(&'a Store, u64);
 
 impl Lookup for Shifted<'_> {
-    fn probe(&self, pos: &morris_engine::Position) -> morris_solver::Located {
+    fn probe(&self, pos: &morris_engine::Position) -> morris_tablebase::Located {
         self.0.probe(pos)
     }
-    fn read(&self, probe: morris_solver::Located) -> Outcome {
+    fn read(&self, probe: morris_tablebase::Located) -> Outcome {
         let o = self.0.read(probe);
         match probe.located() {
             Ok((_, slot)) if slot == self.1 => match o {
@@ -326,7 +328,7 @@ impl Lookup for Shifted<'_> {
     fn index_of(&self, key: Key) -> Option<&Index> {
         self.0.index_of(key)
     }
-    fn probe_slot(&self, key: Key, slot: u64) -> morris_solver::Located {
+    fn probe_slot(&self, key: Key, slot: u64) -> morris_tablebase::Located {
         self.0.probe_slot(key, slot)
     }
 }
@@ -358,4 +360,166 @@ fn verify_reports_a_position_that_differs() {
         let [v, o] = verify_key(&rules, key, &Shifted(&store, slot), sets).unwrap();
         assert!(v.mismatches >= 1 && o.mismatches >= 1, "{key}: {v:?} {o:?}");
     }
+}
+
+/// The values-only set (`morris pack --what wdl`) is the one a player downloads: the
+/// tablebase answers every position from it with the value the tables hold and no distance,
+/// ranks the moves by value, and says what is missing when a file is.
+#[test]
+fn a_tablebase_answers_from_a_values_only_set() {
+    let (dir, out) = (scratch("dbvo"), scratch("pvo"));
+    let rules = rules(4);
+    let keys = solve_and_pack_with(&dir, &out, rules, true, Metric::Plain, true);
+    for &key in &keys {
+        let _ = std::fs::remove_file(out.join(packed_file_name(
+            &rules,
+            Metric::Plain,
+            key,
+            Kind::Distance,
+        )));
+    }
+    let raw = Store::new(&dir, rules);
+    let tb = Tablebase::open(&out, rules).unwrap();
+    let mut checked = 0;
+    for &key in &keys {
+        raw.open(key, Checks::default()).unwrap();
+        let index = Index::new(rules.board(), key);
+        for slot in (0..index.size()).step_by(7) {
+            if index.is_hole(slot) {
+                continue;
+            }
+            let (us, them) = index.unindex(slot);
+            let pos = Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
+            if pos.outcome(&rules).is_some() {
+                continue;
+            }
+            let probe = tb.probe(&pos).unwrap();
+            assert_eq!(
+                probe.plain,
+                Found::Value(raw.outcome(&pos).value()),
+                "{key} {slot}"
+            );
+            let moves = tb.best_moves(&pos).unwrap();
+            for m in &moves {
+                let next = pos.play(m.mv);
+                raw.open(morris_tablebase::key_of(&next), Checks::default())
+                    .ok();
+                let exact = if morris_tablebase::lost_already(&next, &rules) {
+                    Outcome::Win(1)
+                } else {
+                    raw.outcome(&next).after_move()
+                };
+                // A value, or where the answer is known without a table (a side left with
+                // too few stones) the exact outcome.
+                assert_eq!(m.plain.value(), exact.value(), "{key} {slot}");
+                assert!(m.plain.outcome().is_none_or(|o| o == exact), "{key} {slot}");
+            }
+            assert!(moves
+                .windows(2)
+                .all(|w| w[0].plain.value() <= w[1].plain.value()));
+            if let Some(best) = moves.first() {
+                assert_eq!(best.plain.value(), probe.plain.value(), "{key} {slot}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+    // The answer says where its values come from, and has no distances.
+    let start = Position::start(&rules);
+    let answer = Answer::query(&tb, &start, 0, None).unwrap();
+    assert_eq!((answer.source, answer.valued.plies), (Source::Values, None));
+    assert!(answer.moves.iter().all(|m| m.valued.plies.is_none()));
+    // A turn limit needs the distances.
+    match Answer::query(&tb, &start, 0, Some(10)) {
+        Err(ProbeError::NoDistances { .. }) => {}
+        other => panic!("expected a values-only refusal, got {other:?}"),
+    }
+    // A key with no file at all: the error names the raw table and the packed files.
+    let key = morris_tablebase::key_of(&start);
+    std::fs::remove_file(out.join(packed_file_name(&rules, Metric::Plain, key, Kind::Wdl)))
+        .unwrap();
+    let message = Tablebase::open(&out, rules)
+        .unwrap()
+        .probe(&start)
+        .unwrap_err()
+        .to_string();
+    for kind in [Kind::Distance, Kind::Wdl] {
+        let name = packed_file_name(&rules, Metric::Plain, key, kind);
+        assert!(message.contains(&name), "{message}");
+    }
+    assert!(message.contains("morris solve"), "{message}");
+}
+
+/// A server shares one tablebase between requests. With a damaged block, every probe that
+/// reads it fails with its own error, and every other probe, in any thread, gets the value
+/// the tables hold: never a value made up in place of the damaged one.
+#[test]
+fn a_damaged_block_under_concurrent_probes_never_gives_a_wrong_value() {
+    let (dir, out) = (scratch("dbcc"), scratch("pcc"));
+    let rules = rules(3);
+    let keys = solve_and_pack_with(&dir, &out, rules, false, Metric::Plain, false);
+    let key = *keys.last().unwrap();
+    let path = out.join(packed_file_name(&rules, Metric::Plain, key, Kind::Distance));
+    let table = PackedTable::open_any(&path).unwrap();
+    assert!(table.blocks() > 2, "the key spans several blocks");
+    let at = 128 + table.block_bytes(0) + table.block_bytes(1) / 2;
+    drop(table);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[at as usize] ^= 0x5a;
+    std::fs::write(&path, &bytes).unwrap();
+    let raw = Store::new(&dir, rules);
+    for &k in &keys {
+        raw.open(k, Checks::default()).unwrap();
+    }
+    let tb = std::sync::Arc::new(Tablebase::open(&out, rules).unwrap());
+    let index = Index::new(rules.board(), key);
+    let slots: Vec<u64> = (0..index.size().min(4000))
+        .filter(|&s| !index.is_hole(s))
+        .collect();
+    let (failed, answered) = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..4)
+            .map(|t| {
+                let (tb, raw, slots, index) = (tb.clone(), &raw, &slots, &index);
+                scope.spawn(move || {
+                    let (mut failed, mut answered) = (0, 0);
+                    // Each thread walks the slots from another start, so that reads of the
+                    // damaged block and of sound ones interleave between threads.
+                    for i in 0..slots.len() {
+                        let slot = slots[(i + t * slots.len() / 4) % slots.len()];
+                        let (us, them) = index.unindex(slot);
+                        let pos = Position::from_sides(us, them, [0, 0], Color::White);
+                        match tb.probe(&pos) {
+                            Ok(p) => {
+                                assert!(
+                                    !(1000..2000).contains(&slot),
+                                    "slot {slot} read the damaged block"
+                                );
+                                assert_eq!(
+                                    p.plain,
+                                    Found::Outcome(raw.outcome(&pos)),
+                                    "slot {slot}"
+                                );
+                                answered += 1;
+                            }
+                            Err(ProbeError::BadTable { error, .. }) => {
+                                assert!((1000..2000).contains(&slot), "slot {slot}: {error}");
+                                assert!(
+                                    matches!(error, DbError::DamagedBlock { block: 1, .. }),
+                                    "{error}"
+                                );
+                                failed += 1;
+                            }
+                            Err(e) => panic!("slot {slot}: {e}"),
+                        }
+                    }
+                    (failed, answered)
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .map(|t| t.join().unwrap())
+            .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    });
+    assert!(failed > 0 && answered > 0, "{failed} {answered}");
 }

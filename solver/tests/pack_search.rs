@@ -3,17 +3,17 @@
 //! distances, on every position of the keys whose captures chain (the placement keys where
 //! the side to move is one stone behind and both sides have stones in hand; the full minimax
 //! on a sample of them). `pack.rs` checks every position of every key of smaller games.
-#![cfg(feature = "packed")]
 
 use morris_db::format::{Checks, Metric};
 use morris_db::{Key, Outcome, Value};
 use morris_engine::{Color, Position, Rules};
 use morris_packed::Kind;
-use morris_solver::pack::{is_searched, pack_key, search, PackOptions, PackedSet, Symbol};
+use morris_solver::pack::{pack_key, PackOptions};
 use morris_solver::progress::Silent;
 use morris_solver::solve::{solve, steps, Job};
-use morris_solver::store::Store;
-use morris_solver::{key_of, lost_already};
+use morris_tablebase::packed::{is_searched, search, PackedSet, Symbol};
+use morris_tablebase::store::Store;
+use morris_tablebase::{key_of, lost_already};
 use rayon::prelude::*;
 use std::path::PathBuf;
 

@@ -9,7 +9,7 @@ use morris_solver::placement::part::{part_path, parts, split};
 use morris_solver::progress::Silent;
 use morris_solver::solve::unit::{check, is_done, solve_unit, Part};
 use morris_solver::solve::{solve, Job, Step};
-use morris_solver::store::Store;
+use morris_tablebase::store::Store;
 use std::path::{Path, PathBuf};
 
 fn scratch(name: &str) -> PathBuf {

@@ -5,7 +5,7 @@ use morris_engine::{Position, Rules};
 use morris_solver::progress::Silent;
 use morris_solver::solution::Solution;
 use morris_solver::verify::verify_key;
-use morris_solver::Lookup;
+use morris_tablebase::Lookup;
 
 #[test]
 fn reduced_games_solve_and_verify() {

@@ -14,7 +14,7 @@ use morris_engine::{Bitboard, Color, Game, Position, Rules};
 use morris_reference::{GameSolution, Value};
 use morris_solver::progress::Silent;
 use morris_solver::solution::Solution;
-use morris_solver::{key_of, lost_already, Lookup};
+use morris_tablebase::{key_of, lost_already, Lookup};
 use std::collections::BTreeSet;
 
 /// The solver's form of a reference value: plies, `None` for a draw.

@@ -15,7 +15,7 @@ use morris_engine::{Bitboard, Color, Game, Position, Rules};
 use morris_reference::CounterSolution;
 use morris_solver::progress::Silent;
 use morris_solver::solution::Solution;
-use morris_solver::{key_of, Lookup};
+use morris_tablebase::{key_of, Lookup};
 use std::collections::BTreeSet;
 
 fn value(v: morris_reference::Value) -> Value {
@@ -57,7 +57,7 @@ fn compare(rules: Rules, n: u16) -> (u64, u64, u64) {
         if moving && rules.line_wins() && !board.in_lines(pos.us()).is_empty() {
             continue;
         }
-        if !morris_solver::lost_already(&pos, &rules) && !solved.contains(&key_of(&pos)) {
+        if !morris_tablebase::lost_already(&pos, &rules) && !solved.contains(&key_of(&pos)) {
             assert!(rules.place_or_move(), "{} not solved", pos.notation(&rules));
             continue;
         }

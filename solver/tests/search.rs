@@ -2,9 +2,9 @@
 
 use morris_engine::{legal_moves, Position, Rules};
 use morris_solver::progress::Silent;
-use morris_solver::search::Search;
 use morris_solver::solution::Solution;
-use morris_solver::Lookup;
+use morris_tablebase::prove::Search;
+use morris_tablebase::Lookup;
 
 #[test]
 fn search_agrees_with_placement_databases() {
@@ -15,9 +15,9 @@ fn search_agrees_with_placement_databases() {
         };
         let full = Solution::solve_game(&rules, &Silent);
         let start = Position::start(&rules);
-        let mut search = Search::new(&rules, &full);
+        let mut search = Search::new(&rules, |p| Ok(full.outcome(p).value()));
         assert_eq!(
-            search.value(&start),
+            search.value(&start).unwrap(),
             full.outcome(&start).value(),
             "{stones} stones"
         );
@@ -27,7 +27,7 @@ fn search_agrees_with_placement_databases() {
             for b in legal_moves(&p, &rules) {
                 let q = p.play(b);
                 assert_eq!(
-                    search.value(&q),
+                    search.value(&q).unwrap(),
                     full.outcome(&q).value(),
                     "{}",
                     q.notation(&rules)

@@ -6,7 +6,7 @@ use morris_db::Key;
 use morris_engine::Rules;
 use morris_solver::progress::Silent;
 use morris_solver::solve::{solve, Job};
-use morris_solver::store::Store;
+use morris_tablebase::store::Store;
 
 #[test]
 fn a_replaced_table_is_hashed_again() {

@@ -7,9 +7,9 @@ use morris_engine::{legal_moves, Position, Rules};
 use morris_solver::progress::Silent;
 use morris_solver::solution::Solution;
 use morris_solver::solve::{solve, Job};
-use morris_solver::store::Store;
-use morris_solver::tablebase::{ProbeError, Tablebase};
-use morris_solver::Lookup;
+use morris_tablebase::store::Store;
+use morris_tablebase::tablebase::{ProbeError, Tablebase};
+use morris_tablebase::{Found, Lookup};
 use proptest::prelude::*;
 use std::path::PathBuf;
 
@@ -48,7 +48,7 @@ fn answers_as_the_solution_and_fails_cleanly() {
     // Nothing built yet: every probe is a MissingTable naming the command that builds it.
     let tb = Tablebase::open(&dir, rules).unwrap();
     match tb.probe(&Position::start(&rules)) {
-        Err(ProbeError::MissingTable { path, build }) => {
+        Err(ProbeError::MissingTable { path, build, .. }) => {
             assert!(path.to_str().unwrap().contains("nine-s3-"), "{path:?}");
             assert!(
                 build.contains("morris solve") && build.contains("--stones 3"),
@@ -70,7 +70,7 @@ fn answers_as_the_solution_and_fails_cleanly() {
         for b in legal_moves(&p, &rules) {
             let q = p.play(b);
             let probe = tb.probe(&q).unwrap();
-            assert_eq!(probe.outcome, plain.outcome(&q));
+            assert_eq!(probe.plain, Found::Outcome(plain.outcome(&q)));
             let r = probe.rule.unwrap();
             assert_eq!(r.outcome, rule.outcome(&q).within(8));
             let moves = tb.best_moves(&q).unwrap();

@@ -7,7 +7,7 @@ use morris_engine::{Position, Rules};
 use morris_solver::progress::Silent;
 use morris_solver::solution::Solution;
 use morris_solver::verify::verify_key;
-use morris_solver::{Located, Lookup};
+use morris_tablebase::{Located, Lookup};
 
 /// A solution with one position's stored value replaced.
 struct Damaged<'a> {
@@ -19,7 +19,7 @@ struct Damaged<'a> {
 
 impl Lookup for Damaged<'_> {
     fn probe(&self, pos: &Position) -> Located {
-        if morris_solver::key_of(pos) == self.index.key()
+        if morris_tablebase::key_of(pos) == self.index.key()
             && self.index.index(pos.us(), pos.them()) == self.slot
         {
             Located::known(self.value)

@@ -1,3 +1,5 @@
+pub mod analyze;
+pub mod arena;
 pub mod db;
 pub mod moves;
 pub mod pack;

@@ -10,8 +10,9 @@ use morris_db::{Key, Outcome, Value};
 use morris_packed::{Kind, PackedTable};
 use morris_solver::journal::stamp;
 use morris_solver::lock::DirLock;
-use morris_solver::pack::{is_searched, pack_key, verify_key, PackOptions, PackedSet, Sets};
-use morris_solver::store::Store;
+use morris_solver::pack::{pack_key, verify_key, PackOptions, Sets};
+use morris_tablebase::packed::{is_searched, PackedSet};
+use morris_tablebase::store::Store;
 
 /// Write the solved tables as packed sets: compressed blocks, one probe = one block
 #[derive(clap::Args)]
@@ -138,7 +139,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         if !searched {
             return vec![key];
         }
-        let mut v = morris_solver::solve::reads(&rules, key);
+        let mut v = morris_tablebase::reads(&rules, key);
         v.retain(|k| *k == key || game.contains(k));
         v
     };
@@ -342,11 +343,8 @@ fn verify(
     Ok(())
 }
 
-/// Probe latency over random positions of every key, in a random order across keys: each
-/// position probed once with nothing of it decoded yet (the block from the file, or from the
-/// page cache if the file is there), then all again in another order (page cache hot; the
-/// per-thread block cache keeps the last few hundred blocks, far fewer than a set has, so
-/// nearly every probe of a stored key still decompresses one).
+/// Probe latency of the packed sets (`morris_tablebase::packed::latency`), printed a pass
+/// a line.
 fn latency(
     args: &Args,
     rules: morris_engine::Rules,
@@ -355,92 +353,21 @@ fn latency(
     kinds: &[Kind],
     n: u32,
 ) -> Result<(), Failure> {
-    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    // By the key's place in `keys`, so that the key's layout is at hand for each probe.
-    let mut samples: Vec<(usize, u64)> = Vec::new();
-    for (k, &key) in keys.iter().enumerate() {
-        let index = morris_db::Index::new(rules.board(), key);
-        for _ in 0..n {
-            let slot = loop {
-                let s = next() % index.size();
-                if !index.is_hole(s) {
-                    break s;
-                }
-            };
-            samples.push((k, slot));
-        }
-    }
-    for &kind in kinds {
-        let values: PackedSet<Value> = PackedSet::new(&args.out, rules, metric);
-        let outcomes: PackedSet<Outcome> = PackedSet::new(&args.out, rules, metric);
-        let mut searched = Vec::with_capacity(keys.len());
-        for &key in keys {
-            let s = match kind {
-                Kind::Wdl => values.searched(key),
-                Kind::Distance => outcomes.searched(key),
-            }
+    let passes =
+        morris_tablebase::packed::latency::measure(&args.out, rules, metric, keys, kinds, n)
             .map_err(Failure::failed)?;
-            if !s {
-                match kind {
-                    Kind::Wdl => values.open(key).map(|_| ()),
-                    Kind::Distance => outcomes.open(key).map(|_| ()),
-                }
-                .map_err(Failure::failed)?;
-            }
-            searched.push(s);
-        }
-        let mut order: Vec<usize> = (0..samples.len()).collect();
-        for pass in ["cold", "warm"] {
-            for i in (1..order.len()).rev() {
-                order.swap(i, (next() % (i as u64 + 1)) as usize);
-            }
-            let mut times = Vec::with_capacity(order.len());
-            let mut by_kind: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
-            for &i in &order {
-                let (k, slot) = samples[i];
-                let key = keys[k];
-                let t = Instant::now();
-                match kind {
-                    Kind::Wdl => values.get_slot(key, slot).map(|_| ()),
-                    Kind::Distance => outcomes.get_slot(key, slot).map(|_| ()),
-                }
-                .map_err(Failure::failed)?;
-                let ns = t.elapsed().as_nanos() as u64;
-                times.push(ns);
-                by_kind[searched[k] as usize].push(ns);
-            }
-            let summary = |times: &mut Vec<u64>| {
-                times.sort_unstable();
-                let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize] as f64 / 1000.0;
-                format!(
-                    "median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
-                    at(0.5),
-                    at(0.99),
-                    at(1.0)
-                )
-            };
-            println!(
-                "{} {pass}: {} probes over {} keys, {}",
-                kind.tag(),
-                times.len(),
-                keys.len(),
-                summary(&mut times)
-            );
-            if by_kind.iter().all(|t| !t.is_empty()) {
-                for (name, t) in ["stored", "searched"].iter().zip(by_kind.iter_mut()) {
-                    println!(
-                        "{} {pass}, keys {name}: {} probes, {}",
-                        kind.tag(),
-                        t.len(),
-                        summary(t)
-                    );
-                }
+    for p in passes {
+        let tag = p.kind.tag();
+        println!(
+            "{tag} {}: {} probes over {} keys, {}",
+            p.name,
+            p.all.probes,
+            keys.len(),
+            p.all
+        );
+        for (name, spread) in [("stored", p.stored), ("searched", p.searched)] {
+            if let Some(s) = spread {
+                println!("{tag} {}, keys {name}: {} probes, {s}", p.name, s.probes);
             }
         }
     }

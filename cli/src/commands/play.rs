@@ -4,7 +4,9 @@ use crate::options::{position, RuleArgs};
 use crate::Failure;
 use morris_engine::rule_set::RuleOption;
 use morris_engine::{render, Color, Position};
-use std::collections::HashMap;
+use morris_tablebase::choice::{Player, Spot};
+use morris_tablebase::game::{End, Game};
+use morris_tablebase::rng::Rng;
 use std::io::{BufRead, Write};
 
 /// Play a game in the terminal against the perfect player
@@ -29,6 +31,14 @@ pub struct Args {
     /// Show the value of every legal move before you choose
     #[arg(long)]
     hint: bool,
+    /// How the computer plays: a choice among the best moves (fastest, random, ultra), with a
+    /// skill below 1 (ultra@0.9), or a strength level (level1 a beginner to level5 perfect);
+    /// see `morris arena --help`
+    #[arg(long, value_name = "PLAYER", default_value = "ultra")]
+    opponent: Player,
+    /// Seed of the computer's choices (a game replays exactly with the same moves)
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
     /// The game is drawn after this many plies from the starting position (a win on the last
     /// one counts), 0 to 100000; the perfect player and the hints play for the limit. Not
     /// combined with the no-capture rule
@@ -71,49 +81,46 @@ fn rule_error(e: morris_engine::RuleError) -> Failure {
 pub fn run(args: Args) -> Result<(), Failure> {
     let set = args
         .rules
-        .options
-        .builder()
-        .text(RuleOption::TurnLimit, args.turn_limit.as_deref())
-        .build()
-        .map_err(rule_error)?;
+        .rule_set_with_turn_limit(args.turn_limit.as_deref(), rule_error)?;
     let rules = set.rules();
     let board = rules.board();
-    let mut pos = position(&args.position, &rules)?;
+    let start = position(&args.position, &rules)?;
     let tb = tablebase(&args.db, &set)?;
-    let limit = set.moves_without_capture().map(u32::from);
-    let turn_limit = set.turn_limit();
     let you = Color::from(args.color);
-    let mut seen: HashMap<Position, u32> = HashMap::new();
-    let mut played = 0u32;
-    let mut counter = set
+    let counter = set
         .counter_text(args.counter.as_deref())
         .map_err(rule_error)?;
+    let mut game = Game::new(&set, start, counter);
+    let mut rng = Rng::new(args.seed);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     loop {
+        let pos = *game.position();
+        let counter = game.counter();
         println!("{}\n", render::draw(&pos, &rules));
-        if let Some(o) = pos.outcome(&rules) {
-            println!("{}", describe_outcome(o));
-            return Ok(());
-        }
-        let count = seen.entry(pos).or_insert(0);
-        *count += 1;
-        if *count >= 3 {
-            println!("game over: draw by threefold repetition");
-            return Ok(());
-        }
-        if turn_limit.is_some_and(|n| played >= n) {
-            println!("game over: draw, the turn limit is reached");
-            return Ok(());
-        }
-        if limit.is_some_and(|n| counter >= n) {
-            println!("game over: draw, {counter} plies without a capture");
-            return Ok(());
+        match game.end() {
+            Some(End::Board(o)) => {
+                println!("{}", describe_outcome(o));
+                return Ok(());
+            }
+            Some(End::Repetition) => {
+                println!("game over: draw by threefold repetition");
+                return Ok(());
+            }
+            Some(End::TurnLimit(_)) => {
+                println!("game over: draw, the turn limit is reached");
+                return Ok(());
+            }
+            Some(End::NoCapture(_)) => {
+                println!("game over: draw, {counter} plies without a capture");
+                return Ok(());
+            }
+            None => {}
         }
         let probe = tb.probe_at(&pos, counter).map_err(failure)?;
         let mut moves = tb.best_moves_at(&pos, counter).map_err(failure)?;
-        let left = turn_limit.map(|n| n - played);
-        let outcome = within_turns(probe.outcome, &mut moves, left);
+        let left = game.turns_left();
+        let outcome = within_turns(&pos, &rules, probe.plain, &mut moves, left).map_err(failure)?;
         let mv = if pos.side_to_move() == you {
             if args.hint {
                 let value = match &probe.rule {
@@ -147,21 +154,29 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 }
             }
         } else {
-            let best = moves
-                .first()
+            let seen = |p: &Position| game.seen(p);
+            let spot = Spot {
+                pos: &pos,
+                counter,
+                turns_left: left,
+                moves: &moves,
+                seen: Some(&seen),
+            };
+            let i = args
+                .opponent
+                .pick(&tb, spot, &mut rng)
+                .map_err(failure)?
                 .expect("a game that is not over has a legal move");
+            let chosen = &moves[i];
             println!(
                 "{} plays {} ({} for {})",
                 pos.side_to_move().name(),
-                best.mv.notation(board),
-                describe_move(best),
+                chosen.mv.notation(board),
+                describe_move(chosen),
                 pos.side_to_move().name()
             );
-            best.mv
+            chosen.mv
         };
-        let zeroing = mv.capture().is_some() || mv.from().is_none();
-        counter = if zeroing { 0 } else { counter + 1 };
-        played += 1;
-        pos = pos.play(mv);
+        game.play(mv);
     }
 }

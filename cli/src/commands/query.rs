@@ -1,12 +1,12 @@
 use crate::options::{position, rule_error, RuleArgs};
 use crate::Failure;
-use morris_db::Outcome;
-use morris_engine::rule_set::RuleOption;
+use morris_db::{Outcome, Value};
 use morris_engine::{render, Position, RuleSet};
-use morris_solver::answer::Answer;
-use morris_solver::tablebase::{ProbeError, RankedMove, RuleProbe, Tablebase};
+use morris_tablebase::answer::Answer;
+use morris_tablebase::tablebase::{ProbeError, RankedMove, RuleProbe, Tablebase};
+use morris_tablebase::Found;
 
-pub use morris_solver::answer::within_turns;
+pub use morris_tablebase::answer::within_turns;
 
 /// The value and distance of a position, and every legal move ranked
 #[derive(clap::Args)]
@@ -43,16 +43,18 @@ pub struct Args {
     rules: RuleArgs,
 }
 
-/// `draw`, `win in 25 plies`, `loss in 26 plies`.
-pub fn describe(o: Outcome) -> String {
-    match o {
-        Outcome::Draw => "draw".to_string(),
-        o => format!("{o} plies"),
+/// `draw`, `win in 25 plies`, `loss in 26 plies`; from a values-only set `win (no
+/// distance: values-only tables)`.
+pub fn describe(found: Found) -> String {
+    match found {
+        Found::Outcome(Outcome::Draw) | Found::Value(Value::Draw) => "draw".to_string(),
+        Found::Outcome(o) => format!("{o} plies"),
+        Found::Value(v) => format!("{v} (no distance: values-only tables)"),
     }
 }
 
 /// `win, 12 plies to zeroing (category win; win in 31 plies without the rule)`.
-pub fn describe_rule(rule: &RuleProbe, plain: Outcome) -> String {
+pub fn describe_rule(rule: &RuleProbe, plain: Found) -> String {
     let mut s = rule.outcome.value().to_string();
     if let Some(d) = rule.outcome.plies() {
         s.push_str(&format!(", {d} plies to zeroing"));
@@ -69,7 +71,9 @@ pub fn describe_rule(rule: &RuleProbe, plain: Outcome) -> String {
 /// failure (exit 1), a position or counter the tables cannot hold is bad input (exit 2).
 pub fn failure(e: ProbeError) -> Failure {
     match e {
-        ProbeError::NotInGame { .. } | ProbeError::CounterTooLarge { .. } => Failure::input(e),
+        ProbeError::NotInGame { .. }
+        | ProbeError::CounterTooLarge { .. }
+        | ProbeError::NoDistances { .. } => Failure::input(e),
         _ => Failure::failed(e),
     }
 }
@@ -111,11 +115,7 @@ fn search_fallback(args: &Args, tb: &Tablebase, pos: &Position) -> Result<(), Fa
 pub fn run(args: Args) -> Result<(), Failure> {
     let set = args
         .rules
-        .options
-        .builder()
-        .text(RuleOption::TurnLimit, args.turns_left.as_deref())
-        .build()
-        .map_err(rule_error)?;
+        .rule_set_with_turn_limit(args.turns_left.as_deref(), rule_error)?;
     let counter = set
         .counter_text(args.counter.as_deref())
         .map_err(rule_error)?;
@@ -143,7 +143,8 @@ pub fn run(args: Args) -> Result<(), Failure> {
     }
     let probe = tb.probe_at(&pos, counter).map_err(failure)?;
     let mut moves = tb.best_moves_at(&pos, counter).map_err(failure)?;
-    let outcome = within_turns(probe.outcome, &mut moves, turns_left);
+    let outcome =
+        within_turns(&pos, &rules, probe.plain, &mut moves, turns_left).map_err(failure)?;
     let board = rules.board();
     println!("{}", render::draw(&pos, &rules));
     println!();
@@ -173,7 +174,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
 /// A ranked move for text output.
 pub fn describe_move(m: &RankedMove) -> String {
     match &m.rule {
-        None => describe(m.outcome),
-        Some(r) => describe_rule(r, m.outcome),
+        None => describe(m.plain),
+        Some(r) => describe_rule(r, m.plain),
     }
 }

@@ -10,7 +10,7 @@ use morris_solver::progress::Progress;
 use morris_solver::solve::{
     lock_dir, solve_locked, steps, Job, Observer, SolveError, Step, StepReport,
 };
-use morris_solver::store::Store;
+use morris_tablebase::store::Store;
 use std::path::Path;
 
 mod unit;
@@ -181,7 +181,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         );
     }
     let start_pos = morris_engine::Position::start(&rules);
-    let start_key = morris_solver::key_of(&start_pos);
+    let start_key = morris_tablebase::key_of(&start_pos);
     if reports.iter().any(|r| r.keys.contains(&start_key)) {
         let tb = crate::commands::query::tablebase(&args.db.db, &args.rules.rule_set()?)?;
         let probe = tb
@@ -189,13 +189,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
             .map_err(crate::commands::query::failure)?;
         println!(
             "start position: {}",
-            crate::commands::query::describe(probe.outcome)
+            crate::commands::query::describe(probe.plain)
         );
         if let Some(r) = &probe.rule {
             println!(
                 "start position with {} plies without a capture: {}",
                 r.limit,
-                crate::commands::query::describe_rule(r, probe.outcome)
+                crate::commands::query::describe_rule(r, probe.plain)
             );
         }
     }

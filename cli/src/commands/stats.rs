@@ -2,8 +2,8 @@ use crate::commands::verify::open_all;
 use crate::options::{metric, thousands, DbArgs, RuleArgs};
 use crate::Failure;
 use morris_db::Category;
-use morris_solver::stats::{key_stats, rule_key_stats, KeyStats, RuleStats};
-use morris_solver::store::Store;
+use morris_tablebase::stats::{key_stats, rule_key_stats, KeyStats, RuleStats};
+use morris_tablebase::store::Store;
 
 /// Wins, draws and losses per sub-database (one per symmetry class), longest wins and losses
 #[derive(clap::Args)]
@@ -34,55 +34,41 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let mut rule = set
         .moves_without_capture()
         .map(|n| (n, Store::with_metric(&args.db.db, rules, metric(&set))));
-    let mut rows: Vec<(String, KeyStats, Option<RuleStats>)> = Vec::new();
+    let mut rows: Vec<(String, KeyStats)> = Vec::new();
     for key in keys {
         open_all(&plain, &[key], max, false)?;
         let (index, table) = plain.table(key).expect("opened");
-        let s = key_stats(index, |i| table.outcome(i));
-        let r = match &mut rule {
-            None => None,
+        let s = match &mut rule {
+            None => key_stats(index, |i| table.outcome(i)),
             Some((n, store)) => {
                 open_all(store, &[key], max, false)?;
                 let (_, rt) = store.table(key).expect("opened");
-                Some(rule_key_stats(
-                    index,
-                    *n,
-                    |i| table.outcome(i),
-                    |i| rt.outcome(i),
-                ))
+                rule_key_stats(index, *n, |i| table.outcome(i), |i| rt.outcome(i))
             }
         };
-        rows.push((key.to_string(), s, r));
+        rows.push((key.to_string(), s));
         plain.close_all();
         if let Some((_, store)) = &mut rule {
             store.close_all();
         }
     }
-    let total = rows.iter().fold(
-        (
-            KeyStats::default(),
-            rule.as_ref().map(|_| RuleStats::default()),
-        ),
-        |(a, ra), (_, s, r)| {
-            (
-                a.merge(s.clone()),
-                ra.zip(r.clone()).map(|(x, y)| x.merge(y)),
-            )
-        },
-    );
+    let total = rows
+        .iter()
+        .fold(KeyStats::default(), |a, (_, s)| a.merge(s.clone()));
     if args.json {
         let items: Vec<crate::json::KeyStats> = rows
             .iter()
+            .map(|(k, s)| (k, s, &s.rule))
             .map(|(k, s, r)| crate::json::KeyStats {
                 key: k.clone(),
                 wins: r.as_ref().map_or(s.wins, |r| r.count(Category::Win)),
                 losses: r.as_ref().map_or(s.losses, |r| r.count(Category::Loss)),
                 draws: r.as_ref().map_or(s.draws, |r| r.count(Category::Draw)),
-                max_win_plies: s.max_win_plies,
-                max_loss_plies: s.max_loss_plies,
+                max_win_plies: s.max_win_plies(),
+                max_loss_plies: s.max_loss_plies(),
                 cursed_wins: r.as_ref().map(|r| r.count(Category::CursedWin)),
                 blessed_losses: r.as_ref().map(|r| r.count(Category::BlessedLoss)),
-                max_dtz: r.as_ref().and_then(|r| r.max_dtz),
+                max_dtz: r.as_ref().and_then(RuleStats::max_dtz),
             })
             .collect();
         // One key a line, so that a reader can grep for a key.
@@ -105,7 +91,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             "key", "classes", "wins", "draws", "losses", "win %", "max win", "max loss"
         );
     }
-    let line = |name: &str, s: &KeyStats, r: &Option<RuleStats>| match r {
+    let line = |name: &str, s: &KeyStats| match &s.rule {
         Some(r) => println!(
             "{:>10} {:>15} {:>15} {:>13} {:>15} {:>13} {:>15} {:>7}",
             name,
@@ -115,7 +101,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             thousands(r.count(Category::Draw)),
             thousands(r.count(Category::BlessedLoss)),
             thousands(r.count(Category::Loss)),
-            opt(r.max_dtz)
+            opt(r.max_dtz())
         ),
         None => println!(
             "{:>10} {:>15} {:>15} {:>15} {:>15} {:>7.2} {:>8} {:>9}",
@@ -125,13 +111,13 @@ pub fn run(args: Args) -> Result<(), Failure> {
             thousands(s.draws),
             thousands(s.losses),
             100.0 * s.wins as f64 / s.classes().max(1) as f64,
-            opt(s.max_win_plies),
-            opt(s.max_loss_plies)
+            opt(s.max_win_plies()),
+            opt(s.max_loss_plies())
         ),
     };
-    for (k, s, r) in &rows {
-        line(k, s, r);
+    for (k, s) in &rows {
+        line(k, s);
     }
-    line("total", &total.0, &total.1);
+    line("total", &total);
     Ok(())
 }

@@ -5,11 +5,11 @@ use morris_db::format::Checks;
 use morris_db::Key;
 use morris_engine::{Color, Position};
 use morris_solver::journal::{stamp, Journal};
-use morris_solver::solve::reads;
 use morris_solver::solve::unit::find;
-use morris_solver::store::Store;
-use morris_solver::tablebase::build_command_for;
 use morris_solver::verify::verify_key;
+use morris_tablebase::reads;
+use morris_tablebase::store::Store;
+use morris_tablebase::tablebase::build_command_for;
 
 /// Recompute every stored value from its successors and report mismatches
 #[derive(clap::Args)]

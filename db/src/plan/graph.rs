@@ -203,6 +203,12 @@ impl KeyGraph {
         &self.units
     }
 
+    /// Every key of the graph, each after the keys it reads: the moving phase, then the
+    /// placement keys.
+    pub fn keys(&self) -> Vec<Key> {
+        self.units.iter().flat_map(Unit::keys).collect()
+    }
+
     /// The moving-phase units (a prefix of [`units`](KeyGraph::units)).
     pub fn moving(&self) -> &[Unit] {
         &self.units[..self.moving]

@@ -7,13 +7,13 @@
 //! of its byte and read by one load ([`Probes`]), as decoding a [`Located`] and finding its
 //! key's bytes took most of a batch's reading.
 
-use crate::entries::AfterTable;
-use crate::{key_of, key_slot, lost_already, prefetch, Entries, Located, Lookup};
 use core::marker::PhantomData;
 use morris_db::format::Entry;
 use morris_db::plan::{children, Via};
 use morris_db::{Fixed, Index, Key, Outcome};
 use morris_engine::{Bitboard, Move, Point, Position, Rules};
+use morris_tablebase::entries::AfterTable;
+use morris_tablebase::{key_of, key_slot, lost_already, prefetch, Entries, Located, Lookup};
 
 /// The keys a placement key's placements lead into, as the key graph names them ([`children`]),
 /// with their indexes where the lookup has them: the placement pass's shortcut, which saves

@@ -1,7 +1,7 @@
 //! Choosing what a block stores: each position's own symbol, and in a hole whatever
 //! compresses best.
 
-use super::symbol::Symbol;
+use morris_tablebase::packed::Symbol;
 
 /// The symbols to store, `None` for a hole: a hole repeats the previous slot's symbol (a run
 /// goes on). `first` stands before the first slot.

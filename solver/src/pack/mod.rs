@@ -1,21 +1,8 @@
-//! Packing solved tables into compressed sets ([`morris_packed`]) and reading them back with
-//! what the packer left out.
-//!
-//! Two things are left out. A hole of the index (no position maps to it) holds whatever
-//! continues the run before it, which lengthens the runs the compressor feeds on. And in the
-//! plain game the keys whose side to move has fewer stones on the board have no file at all
-//! ([`is_searched`]): the reader answers their positions by a search of their moves (one ply,
-//! or an alpha-beta search through chains of captures into keys left out too) over tables
-//! that are there. Under the no-capture rule a position's distance to zeroing is not the minimax
-//! of its children's, so every key keeps its file there.
+//! Packing solved tables into compressed sets ([`morris_packed`]), and checking a packed set
+//! against the tables it was packed from. What a set leaves out, and how it is read back, is
+//! [`morris_tablebase::packed`]'s to say.
 
 mod fill;
-mod reader;
-mod search;
-mod symbol;
 mod writer;
 
-pub use reader::PackedSet;
-pub use search::{is_searched, search};
-pub use symbol::Symbol;
 pub use writer::{pack_key, verify_key, PackOptions, Packed, Sets, Verified};

@@ -10,12 +10,12 @@ use morris_packed::{compress, packed_file_name, Kind, Layout, PackWriter, Packed
 use rayon::prelude::*;
 
 use super::fill::fill;
-use super::reader::PackedSet;
-use super::search::is_searched;
-use super::symbol::Symbol;
 use crate::forward::evaluate_range;
 use crate::forward::locate::Targets;
-use crate::Lookup;
+use morris_tablebase::packed::is_searched;
+use morris_tablebase::packed::PackedSet;
+use morris_tablebase::packed::Symbol;
+use morris_tablebase::Lookup;
 
 /// How to pack.
 #[derive(Clone, Debug)]

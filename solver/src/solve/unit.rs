@@ -20,7 +20,7 @@ use super::{
 use crate::lock::UnitLock;
 use crate::placement::part;
 use crate::placement::solve_slots;
-use crate::store::Store;
+use morris_tablebase::store::Store;
 
 /// What a job does with its unit.
 #[derive(Clone, Debug, PartialEq, Eq)]

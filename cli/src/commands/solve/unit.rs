@@ -8,7 +8,7 @@ use morris_db::Key;
 use morris_engine::Rules;
 use morris_solver::solve::unit::{check, find, is_done, solve_unit, Part};
 use morris_solver::solve::SolveError;
-use morris_solver::store::Store;
+use morris_tablebase::store::Store;
 use std::ops::Range;
 
 /// `A..B` as a range of slots.

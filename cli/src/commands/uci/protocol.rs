@@ -8,11 +8,15 @@
 
 use crate::commands::query::{describe, tablebase};
 use crate::Failure;
-use morris_db::Outcome;
+use morris_db::{Outcome, Value};
 use morris_engine::rule_set::RuleOption;
 use morris_engine::sanmill::{Action, Fen, Played, State};
 use morris_engine::{render, Color, Game, GameEnd, Position, Reason, RuleSet, Rules};
-use morris_solver::tablebase::Tablebase;
+use morris_tablebase::choice::{Choice, Player, Spot};
+use morris_tablebase::rng::Rng;
+use morris_tablebase::tablebase::RankedMove;
+use morris_tablebase::tablebase::Tablebase;
+use morris_tablebase::Found;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -106,11 +110,11 @@ impl Wanted {
 /// One choice of the side to move, with what the tables say of it: a whole move of ours as its
 /// Sanmill tokens (the removal that finishes it, if any, as `rest`), or the removal due.
 #[derive(Copy, Clone, Debug)]
-struct Choice {
+struct Candidate {
     first: Action,
     rest: Option<Action>,
     /// The mover's outcome after it, without the no-capture rule.
-    plain: Outcome,
+    plain: Found,
     /// The mover's outcome after it under the rule, at the counter it is played at.
     rule: Option<Outcome>,
     /// The state after the whole move.
@@ -119,33 +123,35 @@ struct Choice {
     zeroing: bool,
 }
 
-impl Choice {
+impl Candidate {
     /// Best first for the mover, as the tablebase ranks moves: under the rule its outcome at
     /// the counter, then the plain outcome.
-    fn rank(&self) -> (Option<Outcome>, Outcome) {
-        (self.rule, self.plain)
+    fn rank(&self) -> (Option<Outcome>, (Value, Option<Outcome>)) {
+        (self.rule, self.plain.rank())
     }
 }
 
-/// The move the engine plays among the legal ones ranked by the tables: the best by value and
-/// distance (the fastest win, the slowest loss), the first of those that are equal. The one
-/// place where the engine chooses, to be refined (among moves of equal value) without touching
-/// the protocol.
-fn choose(ranked: &[Choice]) -> Option<&Choice> {
-    best(ranked)
+/// The level of a player's skill (the highest level at or below it).
+fn level_of(p: &Player) -> usize {
+    Player::LEVELS
+        .iter()
+        .filter(|&&s| s <= p.skill)
+        .count()
+        .max(1)
 }
 
 /// The best choice by the tables (the first of equals): what the position is worth.
-fn best(ranked: &[Choice]) -> Option<&Choice> {
+fn best(ranked: &[Candidate]) -> Option<&Candidate> {
     ranked.iter().min_by_key(|c| c.rank())
 }
 
 /// What the tables say of a state.
 enum Analysis {
     /// The game is over (or drawn by the no-capture rule): no move.
-    Over { plain: Outcome, why: String },
-    /// Every legal choice, best first.
-    Ranked(Vec<Choice>),
+    Over { plain: Found, why: String },
+    /// Every legal choice, best first; with the tables' ranked moves they come from, in the
+    /// same order (none when a removal is due: each removal is a choice of its own).
+    Ranked(Vec<Candidate>, Vec<RankedMove>),
 }
 
 /// The options of a `go`.
@@ -171,6 +177,10 @@ pub struct Engine {
     fen: Fen,
     /// The `bestmove` line of a `go infinite`, until `stop`.
     held: Option<String>,
+    /// How the engine picks among the best moves, and how strong it plays (`Choice`,
+    /// `SkillLevel`).
+    player: Player,
+    rng: Rng,
 }
 
 impl Engine {
@@ -194,6 +204,8 @@ impl Engine {
             white_scores: false,
             fen: Fen::start(&rules),
             held: None,
+            player: Player::perfect(Choice::Ultra),
+            rng: Rng::new(1),
         })
     }
 
@@ -280,6 +292,15 @@ impl Engine {
             ),
             "ThreefoldRepetitionRule type check default true".to_string(),
             format!("ScoreFromWhite type check default {}", self.white_scores),
+            format!(
+                "Choice type combo default {} var fastest var random var ultra",
+                self.player.choice.name()
+            ),
+            format!(
+                "SkillLevel type spin default {} min 1 max {}",
+                level_of(&self.player),
+                Player::LEVELS.len()
+            ),
         ];
         for o in options {
             writeln!(out, "option name {o}")?;
@@ -337,6 +358,21 @@ impl Engine {
             // Repetition never changes a value: a forced win never needs to repeat.
             "threefoldrepetitionrule" => check(&value).map(|_| ()),
             "scorefromwhite" => check(&value).map(|b| self.white_scores = b),
+            "choice" => value
+                .to_ascii_lowercase()
+                .parse::<Choice>()
+                .map(|c| self.player.choice = c)
+                .map_err(|e| format!("Choice: {e}; option unchanged")),
+            "skilllevel" => spin(&value).and_then(|n| {
+                let level = u8::try_from(n)
+                    .ok()
+                    .and_then(Player::level)
+                    .ok_or_else(|| {
+                        format!("SkillLevel: {n} is not from 1 to 5; option unchanged")
+                    })?;
+                self.player.skill = level.skill;
+                Ok(())
+            }),
             _ => match FIXED.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
                 Some((n, Fixed::Spin(v))) => {
                     spin(&value).and_then(|got| fixed(n, got == *v, &value, &v.to_string()))
@@ -473,11 +509,11 @@ impl Engine {
                 let side = pos.side_to_move();
                 let (plain, why) = match end {
                     GameEnd::Win { winner, reason } => (
-                        if winner == side {
+                        Found::Outcome(if winner == side {
                             Outcome::Win(0)
                         } else {
                             Outcome::Loss(0)
-                        },
+                        }),
                         format!(
                             "game over: {} won, {}",
                             winner.name(),
@@ -488,14 +524,14 @@ impl Engine {
                             }
                         ),
                     ),
-                    GameEnd::Draw => (Outcome::Draw, "game over: draw".to_string()),
+                    GameEnd::Draw => (Found::Outcome(Outcome::Draw), "game over: draw".to_string()),
                 };
                 return Ok(Analysis::Over { plain, why });
             }
             if let Some(n) = self.tb.no_capture_limit() {
                 if counter >= u32::from(n) {
                     return Ok(Analysis::Over {
-                        plain: Outcome::Draw,
+                        plain: Found::Outcome(Outcome::Draw),
                         why: format!(
                             "game over: draw, {counter} plies without a capture or placement \
                              (the no-capture rule's N is {n})"
@@ -507,22 +543,21 @@ impl Engine {
                 .tb
                 .best_moves_at(&pos, counter)
                 .map_err(|e| e.to_string())?;
-            return Ok(Analysis::Ranked(
-                moves
-                    .iter()
-                    .map(|m| {
-                        let (first, rest) = Action::of_move(m.mv);
-                        Choice {
-                            first,
-                            rest,
-                            plain: m.outcome,
-                            rule: m.rule.map(|r| r.outcome),
-                            next: state.after_move(m.mv),
-                            zeroing: m.zeroing,
-                        }
-                    })
-                    .collect(),
-            ));
+            let candidates = moves
+                .iter()
+                .map(|m| {
+                    let (first, rest) = Action::of_move(m.mv);
+                    Candidate {
+                        first,
+                        rest,
+                        plain: m.plain,
+                        rule: m.rule.map(|r| r.outcome),
+                        next: state.after_move(m.mv),
+                        zeroing: m.zeroing,
+                    }
+                })
+                .collect();
+            return Ok(Analysis::Ranked(candidates, moves));
         }
         // A removal is due: each removal finishes the move, a zeroing one, so its position is
         // read at counter 0.
@@ -530,25 +565,25 @@ impl Engine {
         for p in state.removable(&rules) {
             let child = state.after_removal(p);
             let probe = self.tb.probe_at(&child, 0).map_err(|e| e.to_string())?;
-            choices.push(Choice {
+            choices.push(Candidate {
                 first: Action::Remove(p),
                 rest: None,
-                plain: probe.outcome.after_move(),
+                plain: probe.plain.after_move(),
                 rule: probe.rule.map(|r| r.outcome.at_zero().after_move()),
                 next: State::new(child),
                 zeroing: true,
             });
         }
-        choices.sort_by_key(Choice::rank);
-        Ok(Analysis::Ranked(choices))
+        choices.sort_by_key(Candidate::rank);
+        Ok(Analysis::Ranked(choices, Vec::new()))
     }
 
-    fn score(&self, plain: Outcome, rule: Option<Outcome>, side: Color) -> String {
+    fn score(&self, plain: Found, rule: Option<Outcome>, side: Color) -> String {
         score(plain, rule, side, self.white_scores)
     }
 
     /// The value in words: `White to move: win in 25 plies`.
-    fn words(&self, state: &State, plain: Outcome, rule: Option<Outcome>, counter: u32) -> String {
+    fn words(&self, state: &State, plain: Found, rule: Option<Outcome>, counter: u32) -> String {
         let side = state.side_to_move().name();
         let who = if state.is_removing() {
             format!("{side} to remove a stone")
@@ -587,7 +622,7 @@ impl Engine {
                 return self.bestmove("bestmove none".to_string(), go.wait, out);
             }
         };
-        let mut choices = match analysis {
+        let (mut choices, ranked) = match analysis {
             Analysis::Over { plain, why } => {
                 writeln!(
                     out,
@@ -597,11 +632,11 @@ impl Engine {
                 writeln!(out, "info string {why}")?;
                 return self.bestmove("bestmove none".to_string(), go.wait, out);
             }
-            Analysis::Ranked(c) => c,
+            Analysis::Ranked(c, ranked) => (c, ranked),
         };
         let mut nodes = choices.len() as u64;
         if !go.searchmoves.is_empty() {
-            let kept: Vec<Choice> = choices
+            let kept: Vec<Candidate> = choices
                 .iter()
                 .filter(|c| go.searchmoves.contains(&c.first))
                 .copied()
@@ -626,20 +661,44 @@ impl Engine {
                 )?;
             }
         }
-        let Some(best) = choose(&choices).copied() else {
+        // The player's choice among the best moves where the tables ranked whole moves and
+        // none was left out by `searchmoves`; else the first of the best.
+        let picked = if go.searchmoves.is_empty() && ranked.len() == choices.len() {
+            let pos = state.position();
+            let spot = Spot {
+                pos: &pos,
+                counter: fen.counter,
+                turns_left: None,
+                moves: &ranked,
+                seen: None,
+            };
+            match self.player.pick(&self.tb, spot, &mut self.rng) {
+                Ok(i) => i.map(|i| choices[i]),
+                Err(e) => {
+                    writeln!(out, "info string error: {e}")?;
+                    return self.bestmove("bestmove none".to_string(), go.wait, out);
+                }
+            }
+        } else {
+            best(&choices).copied()
+        };
+        let Some(chosen) = picked else {
             writeln!(out, "info string no legal move")?;
             return self.bestmove("bestmove none".to_string(), go.wait, out);
         };
+        // The score is the position's (its best move's): in a lost position the player may
+        // choose a quicker loss that sets more traps.
+        let top = *best(&choices).expect("a choice was made");
         // The principal variation: the chosen move, then what the engine would play after it.
-        let mut pv = tokens_of(&best, board);
+        let mut pv = tokens_of(&chosen, board);
         let mut plies = 1;
-        let (mut s, mut counter) = (best.next, next_counter(fen.counter, best.zeroing));
+        let (mut s, mut counter) = (chosen.next, next_counter(fen.counter, chosen.zeroing));
         while plies < go.depth.unwrap_or(1).min(MAX_PV) {
-            let Ok(Analysis::Ranked(next)) = self.analyse(&s, counter) else {
+            let Ok(Analysis::Ranked(next, _)) = self.analyse(&s, counter) else {
                 break;
             };
             nodes += next.len() as u64;
-            let Some(c) = choose(&next) else { break };
+            let Some(c) = best(&next) else { break };
             pv.push(' ');
             pv.push_str(&tokens_of(c, board));
             (s, counter) = (c.next, next_counter(counter, c.zeroing));
@@ -648,15 +707,15 @@ impl Engine {
         writeln!(
             out,
             "info depth {plies} score {} nodes {nodes} time {} pv {pv}",
-            self.score(best.plain, best.rule, side),
+            self.score(top.plain, top.rule, side),
             started.elapsed().as_millis()
         )?;
         writeln!(
             out,
             "info string {}",
-            self.words(&state, best.plain, best.rule, fen.counter)
+            self.words(&state, top.plain, top.rule, fen.counter)
         )?;
-        let line = format!("bestmove {}", best.first.notation(board));
+        let line = format!("bestmove {}", chosen.first.notation(board));
         self.bestmove(line, go.wait, out)
     }
 
@@ -677,7 +736,7 @@ impl Engine {
             Ok(Analysis::Over { plain, .. }) => {
                 writeln!(out, "info eval score {}", self.score(plain, None, side))
             }
-            Ok(Analysis::Ranked(choices)) => match best(&choices) {
+            Ok(Analysis::Ranked(choices, _)) => match best(&choices) {
                 Some(c) => writeln!(out, "info eval score {}", self.score(c.plain, c.rule, side)),
                 None => writeln!(out, "info string no legal move"),
             },
@@ -715,13 +774,15 @@ impl Engine {
 /// moves and a loss in `d` plies mate in `-d / 2`, exact both ways since a win ends on the
 /// winner's ply; a draw is `cp 0`. Under the rule, whose tables hold the plies to the zeroing
 /// ply rather than to the end, a win `z` plies from its zeroing ply is `cp 10000 - z`, a loss
-/// `cp -(10000 - z)`.
-fn score(plain: Outcome, rule: Option<Outcome>, side: Color, white_scores: bool) -> String {
+/// `cp -(10000 - z)`. From values-only tables a win is `cp 10000` and a loss `cp -10000`.
+fn score(plain: Found, rule: Option<Outcome>, side: Color, white_scores: bool) -> String {
     let (kind, n): (&str, i64) = match rule {
         None => match plain {
-            Outcome::Win(d) => ("mate", i64::from(d.div_ceil(2))),
-            Outcome::Loss(d) => ("mate", -(i64::from(d) / 2)),
-            Outcome::Draw => ("cp", 0),
+            Found::Outcome(Outcome::Win(d)) => ("mate", i64::from(d.div_ceil(2))),
+            Found::Outcome(Outcome::Loss(d)) => ("mate", -(i64::from(d) / 2)),
+            Found::Outcome(Outcome::Draw) | Found::Value(Value::Draw) => ("cp", 0),
+            Found::Value(Value::Win) => ("cp", RULE_WIN),
+            Found::Value(Value::Loss) => ("cp", -RULE_WIN),
         },
         Some(Outcome::Win(z)) => ("cp", RULE_WIN - i64::from(z)),
         Some(Outcome::Loss(z)) => ("cp", -(RULE_WIN - i64::from(z))),
@@ -798,10 +859,10 @@ fn table_position(state: &State, rules: &Rules) -> Position {
 
 /// The best choice for each first token, in rank order (`topn` ranks tokens, and a placement
 /// that closes a mill is one token whatever it removes).
-fn first_per_action(ranked: &[Choice]) -> Vec<Choice> {
-    let mut sorted: Vec<Choice> = ranked.to_vec();
-    sorted.sort_by_key(Choice::rank);
-    let mut out: Vec<Choice> = Vec::new();
+fn first_per_action(ranked: &[Candidate]) -> Vec<Candidate> {
+    let mut sorted: Vec<Candidate> = ranked.to_vec();
+    sorted.sort_by_key(Candidate::rank);
+    let mut out: Vec<Candidate> = Vec::new();
     for c in sorted {
         if !out.iter().any(|o| o.first == c.first) {
             out.push(c);
@@ -810,7 +871,7 @@ fn first_per_action(ranked: &[Choice]) -> Vec<Choice> {
     out
 }
 
-fn tokens_of(c: &Choice, board: &'static morris_engine::Board) -> String {
+fn tokens_of(c: &Candidate, board: &'static morris_engine::Board) -> String {
     match c.rest {
         None => c.first.notation(board).to_string(),
         Some(r) => format!("{} {}", c.first.notation(board), r.notation(board)),
@@ -883,22 +944,50 @@ mod tests {
     #[test]
     fn scores() {
         let w = Color::White;
-        assert_eq!(score(Outcome::Win(1), None, w, false), "mate 1");
-        assert_eq!(score(Outcome::Win(25), None, w, false), "mate 13");
-        assert_eq!(score(Outcome::Loss(26), None, w, false), "mate -13");
-        assert_eq!(score(Outcome::Loss(0), None, w, false), "mate 0");
-        assert_eq!(score(Outcome::Draw, None, w, false), "cp 0");
         assert_eq!(
-            score(Outcome::Loss(26), None, Color::Black, true),
+            score(Found::Outcome(Outcome::Win(1)), None, w, false),
+            "mate 1"
+        );
+        assert_eq!(
+            score(Found::Outcome(Outcome::Win(25)), None, w, false),
             "mate 13"
         );
-        assert_eq!(score(Outcome::Loss(26), None, w, true), "mate -13");
-        let rule = Some(Outcome::Win(12));
-        assert_eq!(score(Outcome::Win(31), rule, w, false), "cp 9988");
-        let rule = Some(Outcome::Loss(4));
-        assert_eq!(score(Outcome::Loss(8), rule, w, false), "cp -9996");
         assert_eq!(
-            score(Outcome::Win(31), Some(Outcome::Draw), w, false),
+            score(Found::Outcome(Outcome::Loss(26)), None, w, false),
+            "mate -13"
+        );
+        assert_eq!(
+            score(Found::Outcome(Outcome::Loss(0)), None, w, false),
+            "mate 0"
+        );
+        assert_eq!(score(Found::Outcome(Outcome::Draw), None, w, false), "cp 0");
+        assert_eq!(score(Found::Value(Value::Win), None, w, false), "cp 10000");
+        assert_eq!(score(Found::Value(Value::Loss), None, w, true), "cp -10000");
+        assert_eq!(
+            score(Found::Outcome(Outcome::Loss(26)), None, Color::Black, true),
+            "mate 13"
+        );
+        assert_eq!(
+            score(Found::Outcome(Outcome::Loss(26)), None, w, true),
+            "mate -13"
+        );
+        let rule = Some(Outcome::Win(12));
+        assert_eq!(
+            score(Found::Outcome(Outcome::Win(31)), rule, w, false),
+            "cp 9988"
+        );
+        let rule = Some(Outcome::Loss(4));
+        assert_eq!(
+            score(Found::Outcome(Outcome::Loss(8)), rule, w, false),
+            "cp -9996"
+        );
+        assert_eq!(
+            score(
+                Found::Outcome(Outcome::Win(31)),
+                Some(Outcome::Draw),
+                w,
+                false
+            ),
             "cp 0"
         );
     }

@@ -1,6 +1,6 @@
-//! Solved sub-databases on disk, opened through memory maps and read by position; with the
-//! `packed` feature, a reader may also fall back on a packed set where a key has no unpacked
-//! table (see [`Store::reading_packed`]).
+//! Solved sub-databases on disk, opened through memory maps and read by position: what the
+//! solver reads while it builds and verifies, and what [`Tablebase`](crate::Tablebase) reads
+//! first (before any packed set).
 
 mod known_files;
 
@@ -12,9 +12,6 @@ use morris_engine::{Position, Rules};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
-#[cfg(feature = "packed")]
-use crate::pack::PackedSet;
-
 /// The database directory of one set of rules and one metric, with the tables opened so far.
 /// Tables are opened on demand, through a shared reference, so that a reader shared between
 /// threads opens each file once, when it first needs it.
@@ -24,13 +21,6 @@ pub struct Store {
     metric: Metric,
     /// By [`key_slot`].
     tables: Vec<OnceLock<(Index, Table)>>,
-    /// The packed outcomes of the keys without an unpacked table, for readers that accept
-    /// them.
-    #[cfg(feature = "packed")]
-    packed: Option<PackedSet<Outcome>>,
-    /// The first error met while reading a packed block, which [`Lookup::read`] cannot
-    /// return: the caller collects it with [`Store::take_failure`].
-    failure: Mutex<Option<DbError>>,
     /// The files this store hashed, or was told are sound ([`Store::vouch`]): opened again
     /// unchanged, they are not hashed again.
     checked: Mutex<KnownFiles>,
@@ -48,76 +38,13 @@ impl Store {
             rules,
             metric,
             tables: (0..KEY_SLOTS).map(|_| OnceLock::new()).collect(),
-            #[cfg(feature = "packed")]
-            packed: None,
-            failure: Mutex::new(None),
             checked: Mutex::new(KnownFiles::default()),
         }
     }
 
-    /// Reads the packed outcomes (`*.dtw.mpk`) of the keys that have no unpacked table.
-    #[cfg(feature = "packed")]
-    pub fn reading_packed(mut self) -> Store {
-        self.packed = Some(PackedSet::new(&self.dir, self.rules, self.metric));
-        self
-    }
-
-    /// True when `key` has a table this store can read (unpacked, or packed where accepted).
+    /// True when `key` has a table file.
     pub fn has(&self, key: Key) -> bool {
-        if self.path(key).exists() {
-            return true;
-        }
-        #[cfg(feature = "packed")]
-        if let Some(set) = &self.packed {
-            return set.path(key).exists() || set.searched(key).unwrap_or(false);
-        }
-        false
-    }
-
-    /// Opens `key` for reading positions: its unpacked table when there is one (header, size
-    /// and key checked, not the checksum), else its packed set where accepted (nothing to open
-    /// for a key the set answers by search). A missing key is the unpacked file's "not found"
-    /// error.
-    pub fn open_reader(&self, key: Key) -> Result<(), DbError> {
-        #[cfg(feature = "packed")]
-        if let Some(set) = &self.packed {
-            if !self.path(key).exists() {
-                if set.path(key).exists() {
-                    return set.open(key).map(|_| ());
-                }
-                if set.searched(key)? {
-                    return Ok(());
-                }
-            }
-        }
-        self.open(key, Checks { checksum: false })
-    }
-
-    /// The first error met while reading packed blocks since the last call, if any: a
-    /// caller that read positions through [`Lookup`] checks it before trusting the answers.
-    pub fn take_failure(&self) -> Result<(), DbError> {
-        match self.failure.lock().map(|mut f| f.take()) {
-            Ok(Some(e)) => Err(e),
-            _ => Ok(()),
-        }
-    }
-
-    /// The value of a position with no unpacked table open: from the packed set.
-    #[cold]
-    fn probe_packed(&self, pos: &Position) -> Located {
-        #[cfg(feature = "packed")]
-        if let Some(set) = &self.packed {
-            return match set.get(pos) {
-                Ok(outcome) => Located::known(outcome),
-                Err(e) => {
-                    if let Ok(mut f) = self.failure.lock() {
-                        f.get_or_insert(e);
-                    }
-                    Located::known(Outcome::Draw)
-                }
-            };
-        }
-        panic!("the caller opened every key it reads ({})", key_of(pos))
+        self.path(key).exists()
     }
 
     pub fn rules(&self) -> &Rules {
@@ -236,10 +163,10 @@ impl Lookup for Store {
             return Located::known(Outcome::Loss(0));
         }
         let key = key_of(pos);
-        match self.tables[key_slot(key)].get() {
-            Some((index, _)) => self.probe_slot(key, index.index(pos.us(), pos.them())),
-            None => self.probe_packed(pos),
-        }
+        let (index, _) = self.tables[key_slot(key)]
+            .get()
+            .unwrap_or_else(|| panic!("the caller opened every key it reads ({key})"));
+        self.probe_slot(key, index.index(pos.us(), pos.them()))
     }
 
     fn index_of(&self, key: Key) -> Option<&Index> {

@@ -6,15 +6,19 @@
 //! move; a transposition table keyed by the symmetric slot keeps bounds, and moves are ordered
 //! mills first, then points with more neighbours, which decides the size of the proof tree.
 
-use crate::{key_of, lost_already, Lookup};
+use crate::{key_of, lost_already};
+use morris_db::format::DbError;
 use morris_db::Value;
 use morris_db::{Index, Key};
 use morris_engine::{legal_moves, Position, Rules};
 use std::collections::HashMap;
 
+/// The leaves' values (positions without stones in hand), from wherever they are read.
+type Leaf<'a> = dyn FnMut(&Position) -> Result<Value, DbError> + 'a;
+
 pub struct Search<'a> {
     rules: Rules,
-    lookup: &'a dyn Lookup,
+    leaf: Box<Leaf<'a>>,
     indexes: HashMap<Key, Index>,
     /// Lower and upper bound of each searched class.
     table: HashMap<(Key, u64), (i8, i8)>,
@@ -23,10 +27,14 @@ pub struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    pub fn new(rules: &Rules, lookup: &'a dyn Lookup) -> Search<'a> {
+    /// A search whose leaves are valued by `leaf`: a read error ends the search with it.
+    pub fn new(
+        rules: &Rules,
+        leaf: impl FnMut(&Position) -> Result<Value, DbError> + 'a,
+    ) -> Search<'a> {
         Search {
             rules: *rules,
-            lookup,
+            leaf: Box::new(leaf),
             indexes: HashMap::new(),
             table: HashMap::new(),
             nodes: 0,
@@ -34,25 +42,25 @@ impl<'a> Search<'a> {
     }
 
     /// The value of a position for its side to move.
-    pub fn value(&mut self, pos: &Position) -> Value {
-        match self.negamax(pos, -1, 1) {
+    pub fn value(&mut self, pos: &Position) -> Result<Value, DbError> {
+        Ok(match self.negamax(pos, -1, 1)? {
             1 => Value::Win,
             0 => Value::Draw,
             _ => Value::Loss,
-        }
+        })
     }
 
-    fn negamax(&mut self, pos: &Position, mut alpha: i8, mut beta: i8) -> i8 {
+    fn negamax(&mut self, pos: &Position, mut alpha: i8, mut beta: i8) -> Result<i8, DbError> {
         self.nodes += 1;
         if lost_already(pos, &self.rules) {
-            return -1;
+            return Ok(-1);
         }
         if pos.our_hand() == 0 && pos.their_hand() == 0 {
-            return match self.lookup.outcome(pos).value() {
+            return Ok(match (self.leaf)(pos)? {
                 Value::Win => 1,
                 Value::Draw => 0,
                 Value::Loss => -1,
-            };
+            });
         }
         let key = key_of(pos);
         let board = self.rules.board();
@@ -63,10 +71,10 @@ impl<'a> Search<'a> {
             .index(pos.us(), pos.them());
         let (lo, hi) = self.table.get(&(key, slot)).copied().unwrap_or((-1, 1));
         if lo >= beta || lo == hi {
-            return lo;
+            return Ok(lo);
         }
         if hi <= alpha {
-            return hi;
+            return Ok(hi);
         }
         alpha = alpha.max(lo);
         beta = beta.min(hi);
@@ -79,7 +87,7 @@ impl<'a> Search<'a> {
                 -1
             };
             self.table.insert((key, slot), (v, v));
-            return v;
+            return Ok(v);
         }
         // Mills first, then points with more neighbours.
         moves.sort_by_key(|m| {
@@ -90,7 +98,7 @@ impl<'a> Search<'a> {
         });
         let mut best = -2;
         for m in moves {
-            let v = -self.negamax(&pos.play(m), -beta, -alpha);
+            let v = -self.negamax(&pos.play(m), -beta, -alpha)?;
             best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta {
@@ -105,6 +113,6 @@ impl<'a> Search<'a> {
             (best, best)
         };
         self.table.insert((key, slot), bounds);
-        best
+        Ok(best)
     }
 }

@@ -4,14 +4,21 @@
 //! Files are opened lazily, on the first position that needs them, and kept open. An open
 //! checks the header, the size and the key, not the checksum: hashing a large table costs
 //! seconds, and `verify` and `db info` are there for that. A missing or damaged file is an
-//! error that names it and the command that builds it, never a panic.
+//! error that names it and the command that builds it, never a panic, and never a value made
+//! up in place of the one a damaged block held.
+//!
+//! A key is read from its raw table, else from a packed set of distances, else from a packed
+//! set of values alone (`morris pack --what wdl`): then the answer has values and no
+//! distances ([`Found::Value`]). The no-capture rule's tables are read with their distances
+//! only, as its value at a counter depends on them.
 
-use crate::search::Search;
-use crate::solve::{reads, steps, Job};
+use crate::prove::Search;
+use crate::source::{Found, OpenError, Source};
 use crate::store::Store;
-use crate::{key_of, lost_already, Lookup};
+use crate::{key_of, lost_already, reads};
 use core::fmt;
 use morris_db::format::{DbError, Metric};
+use morris_db::plan::KeyGraph;
 use morris_db::{Category, Key, Outcome, Value};
 use morris_engine::{for_each_move, Move, Position, Rules};
 use std::path::{Path, PathBuf};
@@ -20,16 +27,21 @@ use std::path::{Path, PathBuf};
 /// no-capture rule beside them.
 pub struct Tablebase {
     rules: Rules,
-    plain: Store,
+    plain: Source,
     /// The tables of the no-capture rule and its limit N.
-    rule: Option<(u16, Store)>,
+    rule: Option<(u16, Source)>,
 }
 
 /// Why a position could not be answered.
 #[derive(Debug)]
 pub enum ProbeError {
-    /// A table the answer needs is not there.
-    MissingTable { path: PathBuf, build: String },
+    /// A table the answer needs is not there, raw (`path`) or packed (`packed`, the files
+    /// looked for).
+    MissingTable {
+        path: PathBuf,
+        packed: Vec<PathBuf>,
+        build: String,
+    },
     /// A table is there but cannot be used: damaged, of other rules, unreadable.
     BadTable { error: DbError, build: String },
     /// The position cannot occur in this game (more stones than the game has).
@@ -38,13 +50,28 @@ pub enum ProbeError {
     CounterTooLarge { counter: u32, limit: u16 },
     /// The directory itself is not there.
     NoDirectory { path: PathBuf },
+    /// A turn limit needs distances, and the tables of this position hold values only.
+    NoDistances { position: String },
 }
 
 impl fmt::Display for ProbeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ProbeError::MissingTable { path, build } => {
-                write!(f, "{}: missing (build it with: {build})", path.display())
+            ProbeError::MissingTable {
+                path,
+                packed,
+                build,
+            } => {
+                write!(f, "{}: missing", path.display())?;
+                if !packed.is_empty() {
+                    let names: Vec<String> = packed
+                        .iter()
+                        .filter_map(|p| p.file_name())
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .collect();
+                    write!(f, ", and no packed set has it ({})", names.join(", "))?;
+                }
+                write!(f, " (build it with: {build})")
             }
             ProbeError::BadTable { error, build } => {
                 write!(f, "{error} (rebuild it with: {build})")
@@ -60,6 +87,11 @@ impl fmt::Display for ProbeError {
             ProbeError::NoDirectory { path } => {
                 write!(f, "{}: no such database directory", path.display())
             }
+            ProbeError::NoDistances { position } => write!(
+                f,
+                "{position}: a turn limit needs distances, and its tables hold values only \
+                 (a packed set of values: pack the distances too with `morris pack --what dtw`)"
+            ),
         }
     }
 }
@@ -69,8 +101,9 @@ impl std::error::Error for ProbeError {}
 /// What the tables say of a position.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Probe {
-    /// Value and distance to the end of the game, without the no-capture rule.
-    pub outcome: Outcome,
+    /// Value and distance to the end of the game, without the no-capture rule (the value
+    /// alone from a values-only packed set).
+    pub plain: Found,
     /// Under the no-capture rule, when the tablebase has its tables.
     pub rule: Option<RuleProbe>,
 }
@@ -106,7 +139,7 @@ pub struct Proved {
 pub struct RankedMove {
     pub mv: Move,
     /// The mover's outcome after this move, without the rule.
-    pub outcome: Outcome,
+    pub plain: Found,
     /// Under the rule, for the mover, with the counter of the position the move is made from.
     pub rule: Option<RuleProbe>,
     /// A capture or a placement: the counter starts again.
@@ -116,8 +149,8 @@ pub struct RankedMove {
 impl RankedMove {
     /// The order of moves, best first for the mover: under the rule its outcome at the
     /// counter, then the plain outcome (the quickest of the wins that keep the rule's win).
-    fn rank(&self) -> (Option<Outcome>, Outcome) {
-        (self.rule.map(|r| r.outcome), self.outcome)
+    fn rank(&self) -> (Option<Outcome>, (Value, Option<Outcome>)) {
+        (self.rule.map(|r| r.outcome), self.plain.rank())
     }
 }
 
@@ -132,7 +165,7 @@ impl Tablebase {
         }
         Ok(Tablebase {
             rules,
-            plain: reader(Store::new(dir, rules)),
+            plain: Source::new(Store::new(dir, rules), true),
             rule: None,
         })
     }
@@ -140,8 +173,8 @@ impl Tablebase {
     /// Also answers under the no-capture rule with limit `n`, from its tables in the same
     /// directory (`morris solve --moves-without-capture N`).
     pub fn with_no_capture_rule(mut self, n: u16) -> Tablebase {
-        let store = Store::with_metric(self.plain.dir(), self.rules, Metric::NoCapture(n));
-        self.rule = Some((n, reader(store)));
+        let store = Store::with_metric(self.plain.store().dir(), self.rules, Metric::NoCapture(n));
+        self.rule = Some((n, Source::new(store, false)));
         self
     }
 
@@ -153,10 +186,9 @@ impl Tablebase {
         self.rule.as_ref().map(|(n, _)| *n)
     }
 
-    /// The plain tables, for callers that read many positions of keys they have opened
-    /// ([`Tablebase::prepare`]).
+    /// The raw plain tables, for callers that read many slots of keys they open themselves.
     pub fn plain(&self) -> &Store {
-        &self.plain
+        self.plain.store()
     }
 
     /// The value of a position; under the rule at counter 0.
@@ -168,13 +200,17 @@ impl Tablebase {
     pub fn probe_at(&self, pos: &Position, counter: u32) -> Result<Probe, ProbeError> {
         self.check_counter(counter)?;
         self.prepare(pos)?;
-        let outcome = self.plain.outcome(pos);
-        let rule = self
-            .rule
-            .as_ref()
-            .map(|(n, store)| rule_probe(*n, counter, outcome, store.outcome(pos)));
-        self.check_reads(pos)?;
-        Ok(Probe { outcome, rule })
+        let plain = self.read(&self.plain, pos)?;
+        let rule = match &self.rule {
+            Some((n, source)) => Some(rule_probe(
+                *n,
+                counter,
+                plain.value(),
+                self.read_outcome(source, pos)?,
+            )),
+            None => None,
+        };
+        Ok(Probe { plain, rule })
     }
 
     /// Every legal move, best first; under the rule at counter 0.
@@ -192,30 +228,34 @@ impl Tablebase {
     ) -> Result<Vec<RankedMove>, ProbeError> {
         self.check_counter(counter)?;
         self.prepare(pos)?;
-        let mut moves = Vec::new();
-        for_each_move(pos, &self.rules, |mv| {
+        let mut legal = Vec::new();
+        for_each_move(pos, &self.rules, |mv| legal.push(mv));
+        let mut moves = Vec::with_capacity(legal.len());
+        for mv in legal {
             let next = pos.play(mv);
             let zeroing = mv.capture().is_some() || mv.from().is_none();
-            let outcome = self.plain.outcome(&next).after_move();
-            let rule = self.rule.as_ref().map(|(n, store)| {
-                let child = store.outcome(&next);
-                // A zeroing ply enters the child at counter 0, where its value is its value
-                // within the whole limit, and the count starts again.
-                let child = if zeroing {
-                    child.within(*n as u32).at_zero()
-                } else {
-                    child
-                };
-                rule_probe(*n, counter, outcome, child.after_move())
-            });
+            let plain = self.read(&self.plain, &next)?.after_move();
+            let rule = match &self.rule {
+                Some((n, source)) => {
+                    let child = self.read_outcome(source, &next)?;
+                    // A zeroing ply enters the child at counter 0, where its value is its
+                    // value within the whole limit, and the count starts again.
+                    let child = if zeroing {
+                        child.within(*n as u32).at_zero()
+                    } else {
+                        child
+                    };
+                    Some(rule_probe(*n, counter, plain.value(), child.after_move()))
+                }
+                None => None,
+            };
             moves.push(RankedMove {
                 mv,
-                outcome,
+                plain,
                 rule,
                 zeroing,
             });
-        });
-        self.check_reads(pos)?;
+        }
         moves.sort_by_key(RankedMove::rank);
         Ok(moves)
     }
@@ -226,9 +266,9 @@ impl Tablebase {
         if lost_already(pos, &self.rules) {
             return true;
         }
-        reads(&self.rules, key_of(pos))
-            .iter()
-            .all(|&k| self.plain.has(k) && self.rule.as_ref().is_none_or(|(_, store)| store.has(k)))
+        reads(&self.rules, key_of(pos)).iter().all(|&k| {
+            self.plain.has(k) && self.rule.as_ref().is_none_or(|(_, source)| source.has(k))
+        })
     }
 
     /// The value of a placement position and of each of its moves, without the placement
@@ -240,28 +280,26 @@ impl Tablebase {
         let rules = self.rules;
         if rules.place_or_move() {
             return Err(ProbeError::MissingTable {
-                path: self.plain.path(key_of(pos)),
+                path: self.plain.store().path(key_of(pos)),
+                packed: Vec::new(),
                 build: build_command(&self.plain, rules.stones),
             });
         }
-        let job = Job {
-            max_stones: rules.stones,
-            only: None,
-            placement: false,
-            stop_after_files: None,
-        };
-        let moving = steps(&rules, &job).expect("the whole moving phase is in the plan");
-        for k in moving.iter().flat_map(|s| s.keys()) {
+        let graph = KeyGraph::new(&rules, rules.stones);
+        for k in graph.moving().iter().flat_map(|unit| unit.keys()) {
             self.load(&self.plain, k, rules.stones)?;
         }
-        let mut search = Search::new(&rules, &self.plain);
-        let value = search.value(pos);
-        let mut moves: Vec<(Move, Value)> = morris_engine::legal_moves(pos, &rules)
-            .into_iter()
-            .map(|m| (m, -search.value(&pos.play(m))))
-            .collect();
+        let bad = |error| ProbeError::BadTable {
+            error,
+            build: build_command(&self.plain, rules.stones),
+        };
+        let mut search = Search::new(&rules, |leaf| Ok(self.plain.get(leaf)?.value()));
+        let value = search.value(pos).map_err(bad)?;
+        let mut moves = Vec::new();
+        for m in morris_engine::legal_moves(pos, &rules) {
+            moves.push((m, -search.value(&pos.play(m)).map_err(bad)?));
+        }
         moves.sort_by_key(|&(_, v)| v);
-        self.check_reads(pos)?;
         Ok(Proved {
             value,
             moves,
@@ -296,63 +334,65 @@ impl Tablebase {
         let most = (key.us + key.us_hand).max(key.them + key.them_hand);
         for &k in &keys {
             self.load(&self.plain, k, most)?;
-            if let Some((_, store)) = &self.rule {
-                self.load(store, k, most)?;
+            if let Some((_, source)) = &self.rule {
+                self.load(source, k, most)?;
             }
         }
         Ok(())
     }
 
-    /// An error met while reading packed blocks (a damaged block), which the reads
-    /// themselves could not return.
-    fn check_reads(&self, pos: &Position) -> Result<(), ProbeError> {
-        let most = key_of(pos).us.max(key_of(pos).them);
-        for store in std::iter::once(&self.plain).chain(self.rule.as_ref().map(|(_, s)| s)) {
-            store.take_failure().map_err(|error| ProbeError::BadTable {
-                error,
-                build: build_command(store, most),
-            })?;
-        }
-        Ok(())
+    /// What `source` holds of `pos` (its key opened): a read error is this read's own.
+    fn read(&self, source: &Source, pos: &Position) -> Result<Found, ProbeError> {
+        source
+            .get(pos)
+            .map_err(|error| self.bad_read(source, pos, error))
     }
 
-    fn load(&self, store: &Store, key: Key, most: u8) -> Result<(), ProbeError> {
-        let build = build_command(store, most);
-        match store.open_reader(key) {
-            Ok(_) => Ok(()),
-            Err(DbError::Io { path, source, .. })
-                if source.kind() == std::io::ErrorKind::NotFound =>
-            {
-                Err(ProbeError::MissingTable { path, build })
-            }
-            Err(error) => Err(ProbeError::BadTable { error, build }),
+    /// As [`Tablebase::read`], from a source that reads distances only (the rule's).
+    fn read_outcome(&self, source: &Source, pos: &Position) -> Result<Outcome, ProbeError> {
+        source
+            .get_outcome(pos)
+            .map_err(|error| self.bad_read(source, pos, error))
+    }
+
+    fn bad_read(&self, source: &Source, pos: &Position, error: DbError) -> ProbeError {
+        let key = key_of(pos);
+        ProbeError::BadTable {
+            error,
+            build: build_command(source, key.us.max(key.them)),
         }
     }
-}
 
-/// A store for answering positions: with the `packed` feature it also reads packed sets.
-fn reader(store: Store) -> Store {
-    #[cfg(feature = "packed")]
-    let store = store.reading_packed();
-    store
+    fn load(&self, source: &Source, key: Key, most: u8) -> Result<(), ProbeError> {
+        let build = build_command(source, most);
+        match source.open(key) {
+            Ok(()) => Ok(()),
+            Err(OpenError::Missing { raw, packed }) => Err(ProbeError::MissingTable {
+                path: raw,
+                packed,
+                build,
+            }),
+            Err(OpenError::Bad(error)) => Err(ProbeError::BadTable { error, build }),
+        }
+    }
 }
 
 /// The rule's view of a position worth `plain` without the rule and `stored` (value and
 /// distance to zeroing, unbounded) with it.
-fn rule_probe(limit: u16, counter: u32, plain: Outcome, stored: Outcome) -> RuleProbe {
+fn rule_probe(limit: u16, counter: u32, plain: Value, stored: Outcome) -> RuleProbe {
     let left = (limit as u32).saturating_sub(counter);
     RuleProbe {
         limit,
         counter,
         outcome: stored.within(left),
         dtz: stored.plies(),
-        category: Category::of(plain, stored.within(limit as u32)),
+        category: Category::of(plain, stored.within(limit as u32).value()),
     }
 }
 
-/// The command that builds the tables of `store` with up to `most` stones a side.
-fn build_command(store: &Store, most: u8) -> String {
-    build_command_for(store.rules(), store.dir(), store.metric(), most)
+/// The command that builds the tables of `source` with up to `most` stones a side.
+fn build_command(source: &Source, most: u8) -> String {
+    build_command_for(source.rules(), source.store().dir(), source.metric(), most)
 }
 
 /// The `morris solve` command that builds the tables of `metric` for `rules` in `dir`, with up

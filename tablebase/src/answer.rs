@@ -5,10 +5,11 @@
 //!
 //! Values are from the side to move; a move's value is the mover's after it. Without the
 //! no-capture rule `category`, `dtz` and `counter` are `null`; without a turn limit,
-//! `turns_left` is.
+//! `turns_left` is; from a values-only packed set, `plies` is.
 
+use crate::source::Found;
 use crate::tablebase::{Probe, ProbeError, Proved, RankedMove, RuleProbe, Tablebase};
-use morris_db::{Outcome, Value};
+use morris_db::Value;
 use morris_engine::{Color, GameEnd, Move, Position, Reason, Rules};
 
 /// A position's value and every legal move, best first.
@@ -43,7 +44,8 @@ pub struct Valued {
     /// under a turn limit, within the plies left.
     pub value: &'static str,
     /// Plies to the end of the game under perfect play without the no-capture rule (within
-    /// the turn limit); `null` for a draw and for a value proved by search.
+    /// the turn limit); `null` for a draw, for a value proved by search, and for a value read
+    /// from a values-only packed set.
     pub plies: Option<u32>,
     /// Under the no-capture rule, the value at counter 0: `win`, `cursed-win`, `draw`,
     /// `blessed-loss` or `loss`.
@@ -55,9 +57,9 @@ pub struct Valued {
 
 impl Valued {
     /// The value of an outcome without the rule (`plain`) and with it (`rule`).
-    pub fn of(plain: Outcome, rule: Option<RuleProbe>) -> Valued {
+    pub fn of(plain: Found, rule: Option<RuleProbe>) -> Valued {
         Valued {
-            value: rule.map_or(plain, |r| r.outcome).value().name(),
+            value: rule.map_or(plain.value(), |r| r.outcome.value()).name(),
             plies: plain.plies(),
             category: rule.map(|r| r.category.name()),
             dtz: rule.and_then(|r| r.dtz),
@@ -85,6 +87,9 @@ pub enum Source {
     /// An alpha-beta search over the moving phase's tables ([`Tablebase::prove`]): values
     /// only.
     Search,
+    /// A values-only packed set (`morris pack --what wdl`) for some of the answer: values,
+    /// and the distances of only what other tables hold.
+    Values,
 }
 
 impl Source {
@@ -92,6 +97,7 @@ impl Source {
         match self {
             Source::Tables => "tables",
             Source::Search => "search",
+            Source::Values => "values",
         }
     }
 }
@@ -187,7 +193,7 @@ impl AnswerMove {
 
     /// A move ranked by the tables.
     pub fn ranked(pos: &Position, rules: &Rules, m: &RankedMove) -> AnswerMove {
-        AnswerMove::new(pos, rules, m.mv, Valued::of(m.outcome, m.rule))
+        AnswerMove::new(pos, rules, m.mv, Valued::of(m.plain, m.rule))
     }
 }
 
@@ -204,17 +210,64 @@ pub const fn color_name(c: Color) -> &'static str {
     }
 }
 
-/// The outcome of a position and of its moves with `left` more plies before a draw (a win on
-/// the last one counts), the moves ranked again; unchanged without a limit.
-pub fn within_turns(outcome: Outcome, moves: &mut [RankedMove], left: Option<u32>) -> Outcome {
+/// The value of a position and of its moves with `left` more plies before a draw (a win on
+/// the last one counts), the moves ranked again; unchanged without a limit. A limit needs the
+/// distances: values alone are an error.
+pub fn within_turns(
+    pos: &Position,
+    rules: &Rules,
+    plain: Found,
+    moves: &mut [RankedMove],
+    left: Option<u32>,
+) -> Result<Found, ProbeError> {
+    rank_within_turns(pos, rules, moves, left)?;
+    match left {
+        None => Ok(plain),
+        Some(left) => found_within(pos, rules, plain, left),
+    }
+}
+
+/// The moves of `pos` valued and ranked again with `left` more plies before a draw.
+pub fn rank_within_turns(
+    pos: &Position,
+    rules: &Rules,
+    moves: &mut [RankedMove],
+    left: Option<u32>,
+) -> Result<(), ProbeError> {
     let Some(left) = left else {
-        return outcome;
+        return Ok(());
     };
     for m in moves.iter_mut() {
-        m.outcome = m.outcome.within(left);
+        m.plain = found_within(pos, rules, m.plain, left)?;
     }
-    moves.sort_by_key(|m| m.outcome);
-    outcome.within(left)
+    moves.sort_by_key(|m| m.plain.rank());
+    Ok(())
+}
+
+fn found_within(
+    pos: &Position,
+    rules: &Rules,
+    found: Found,
+    left: u32,
+) -> Result<Found, ProbeError> {
+    match found {
+        Found::Outcome(o) => Ok(Found::Outcome(o.within(left))),
+        Found::Value(_) => Err(ProbeError::NoDistances {
+            position: pos.notation(rules).to_string(),
+        }),
+    }
+}
+
+/// Where the values of a probe and its moves come from.
+fn source_of(probe: &Probe, moves: &[RankedMove]) -> Source {
+    let values = std::iter::once(probe.plain)
+        .chain(moves.iter().map(|m| m.plain))
+        .any(|f| f.outcome().is_none());
+    if values {
+        Source::Values
+    } else {
+        Source::Tables
+    }
 }
 
 impl Answer {
@@ -253,9 +306,7 @@ impl Answer {
         }
         let probe = tb.probe_at(pos, counter)?;
         let mut moves = tb.best_moves_at(pos, counter)?;
-        Ok(Answer::from_probe(
-            &rules, limit, pos, &probe, &mut moves, turns_left,
-        ))
+        Answer::from_probe(&rules, limit, pos, &probe, &mut moves, turns_left)
     }
 
     /// The answer of a probe and its ranked moves (ranked again within `turns_left`).
@@ -266,23 +317,24 @@ impl Answer {
         probe: &Probe,
         moves: &mut [RankedMove],
         turns_left: Option<u32>,
-    ) -> Answer {
-        let outcome = within_turns(probe.outcome, moves, turns_left);
+    ) -> Result<Answer, ProbeError> {
+        let plain = within_turns(pos, rules, probe.plain, moves, turns_left)?;
         let items = moves
             .iter()
             .map(|m| AnswerMove::ranked(pos, rules, m))
             .collect();
+        let source = source_of(probe, moves);
         let mut a = Answer::new(
             rules,
             limit,
             pos,
-            Valued::of(outcome, probe.rule),
-            Source::Tables,
+            Valued::of(plain, probe.rule),
+            source,
             items,
         );
         a.counter = probe.rule.map(|r| r.counter);
         a.turns_left = turns_left;
-        a
+        Ok(a)
     }
 
     /// A placement position valued by search ([`Tablebase::prove`]): values, no distances.

@@ -1,0 +1,160 @@
+//! How long a probe of a packed set takes, measured as a user's probes meet it: random
+//! positions of every key, in a random order across keys, each probed once with nothing of
+//! it decoded yet (the block from the file, or from the page cache if the file is there), then
+//! all again in another order (page cache hot; the per-thread block cache keeps the last few
+//! hundred blocks, far fewer than a set has, so nearly every probe of a stored key still
+//! decompresses one). `morris pack --latency` prints it; the figures in results/ come from it.
+
+use std::path::Path;
+use std::time::Instant;
+
+use morris_db::format::{DbError, Metric};
+use morris_db::{Index, Key, Outcome, Value};
+use morris_engine::Rules;
+use morris_packed::Kind;
+
+use super::set::PackedSet;
+use crate::rng::Rng;
+
+/// One pass over the samples of one kind of set.
+#[derive(Clone, Debug)]
+pub struct Pass {
+    /// `"cold"` (first touch) or `"warm"`.
+    pub name: &'static str,
+    pub kind: Kind,
+    pub all: Spread,
+    /// The probes of keys with a file, and of keys the set leaves out (searched), when the
+    /// set has both.
+    pub stored: Option<Spread>,
+    pub searched: Option<Spread>,
+}
+
+/// The spread of a pass's probe times, in microseconds.
+#[derive(Copy, Clone, Debug)]
+pub struct Spread {
+    pub probes: usize,
+    pub median: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+impl Spread {
+    fn of(times: &mut [u64]) -> Spread {
+        times.sort_unstable();
+        let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize] as f64 / 1000.0;
+        Spread {
+            probes: times.len(),
+            median: at(0.5),
+            p99: at(0.99),
+            max: at(1.0),
+        }
+    }
+}
+
+impl core::fmt::Display for Spread {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+            self.median, self.p99, self.max
+        )
+    }
+}
+
+/// `n` random positions (holes skipped) of every key of `keys`, probed from the packed sets
+/// of each kind of `kinds` in `dir`: a cold and a warm pass per kind.
+pub fn measure(
+    dir: &Path,
+    rules: Rules,
+    metric: Metric,
+    keys: &[Key],
+    kinds: &[Kind],
+    n: u32,
+) -> Result<Vec<Pass>, DbError> {
+    // A fixed seed: the same samples on every run, so that runs compare.
+    let mut rng = Rng::new(0);
+    // By the key's place in `keys`.
+    let mut samples: Vec<(usize, u64)> = Vec::new();
+    for (k, &key) in keys.iter().enumerate() {
+        let index = Index::new(rules.board(), key);
+        for _ in 0..n {
+            let slot = loop {
+                let s = rng.next_u64() % index.size();
+                if !index.is_hole(s) {
+                    break s;
+                }
+            };
+            samples.push((k, slot));
+        }
+    }
+    let mut passes = Vec::new();
+    for &kind in kinds {
+        let set = match kind {
+            Kind::Wdl => Either::Values(PackedSet::new(dir, rules, metric)),
+            Kind::Distance => Either::Outcomes(PackedSet::new(dir, rules, metric)),
+        };
+        let mut searched = Vec::with_capacity(keys.len());
+        for &key in keys {
+            let s = set.searched(key)?;
+            if !s {
+                set.open(key)?;
+            }
+            searched.push(s);
+        }
+        let mut order: Vec<usize> = (0..samples.len()).collect();
+        for name in ["cold", "warm"] {
+            for i in (1..order.len()).rev() {
+                order.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+            }
+            let mut times = Vec::with_capacity(order.len());
+            let mut by_kind: [Vec<u64>; 2] = [Vec::new(), Vec::new()];
+            for &i in &order {
+                let (k, slot) = samples[i];
+                let t = Instant::now();
+                set.get_slot(keys[k], slot)?;
+                let ns = t.elapsed().as_nanos() as u64;
+                times.push(ns);
+                by_kind[searched[k] as usize].push(ns);
+            }
+            let split = by_kind.iter().all(|t| !t.is_empty());
+            let [mut stored, mut left_out] = by_kind;
+            passes.push(Pass {
+                name,
+                kind,
+                all: Spread::of(&mut times),
+                stored: split.then(|| Spread::of(&mut stored)),
+                searched: split.then(|| Spread::of(&mut left_out)),
+            });
+        }
+    }
+    Ok(passes)
+}
+
+/// A set of either kind, probed for time only.
+enum Either {
+    Values(PackedSet<Value>),
+    Outcomes(PackedSet<Outcome>),
+}
+
+impl Either {
+    fn searched(&self, key: Key) -> Result<bool, DbError> {
+        match self {
+            Either::Values(s) => s.searched(key),
+            Either::Outcomes(s) => s.searched(key),
+        }
+    }
+
+    fn open(&self, key: Key) -> Result<(), DbError> {
+        match self {
+            Either::Values(s) => s.open(key).map(|_| ()),
+            Either::Outcomes(s) => s.open(key).map(|_| ()),
+        }
+    }
+
+    fn get_slot(&self, key: Key, slot: u64) -> Result<(), DbError> {
+        match self {
+            Either::Values(s) => s.get_slot(key, slot).map(|_| ()),
+            Either::Outcomes(s) => s.get_slot(key, slot).map(|_| ()),
+        }
+    }
+}

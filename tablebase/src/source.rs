@@ -1,0 +1,223 @@
+//! One set of tables (the plain game's, or the no-capture rule's) as a tablebase reads it:
+//! key by key from the best form on disk. The raw table first, else the packed distances,
+//! else, where values alone can answer, the packed values.
+//!
+//! Every read returns its own `Result`. A damaged packed block is the error of the read that
+//! met it, never a value made up in its place and an error parked for someone else: a server
+//! shares one tablebase between requests, and a shared error slot handed one request's error
+//! to another while the first returned a wrong value.
+
+use crate::packed::PackedSet;
+use crate::store::Store;
+use crate::{key_of, key_slot, lost_already, Lookup, KEY_SLOTS};
+use morris_db::format::{Checks, DbError, Metric};
+use morris_db::{Key, Outcome, Value};
+use morris_engine::{Position, Rules};
+use morris_packed::Kind;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// What the tables hold of a position: its outcome (value and distance), or from a
+/// values-only packed set its value alone.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Found {
+    Outcome(Outcome),
+    Value(Value),
+}
+
+impl Found {
+    pub const fn value(self) -> Value {
+        match self {
+            Found::Outcome(o) => o.value(),
+            Found::Value(v) => v,
+        }
+    }
+
+    /// The outcome with its distance, where the tables hold it.
+    pub const fn outcome(self) -> Option<Outcome> {
+        match self {
+            Found::Outcome(o) => Some(o),
+            Found::Value(_) => None,
+        }
+    }
+
+    /// Plies to the end; `None` for a draw and where only the value is known.
+    pub const fn plies(self) -> Option<u32> {
+        match self {
+            Found::Outcome(o) => o.plies(),
+            Found::Value(_) => None,
+        }
+    }
+
+    /// The same position seen by the player who moved into it.
+    pub fn after_move(self) -> Found {
+        match self {
+            Found::Outcome(o) => Found::Outcome(o.after_move()),
+            Found::Value(v) => Found::Value(-v),
+        }
+    }
+
+    /// The order of moves, best first: by value, then, among moves of one value, by
+    /// outcome where it is known (a move of unknown distance sorts before those of known
+    /// distance of the same value).
+    pub fn rank(self) -> (Value, Option<Outcome>) {
+        (self.value(), self.outcome())
+    }
+}
+
+impl core::fmt::Display for Found {
+    /// `win in 25`, `draw`, `loss in 26`; from values alone `win`, `loss`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Found::Outcome(o) => o.fmt(f),
+            Found::Value(v) => v.fmt(f),
+        }
+    }
+}
+
+/// The form a key is read from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Form {
+    Raw,
+    Packed(Kind),
+}
+
+pub(crate) struct Source {
+    store: Store,
+    outcomes: PackedSet<Outcome>,
+    /// `None` where values alone cannot answer (the no-capture rule needs distances).
+    values: Option<PackedSet<Value>>,
+    /// By [`key_slot`]: the form each key opened is read from.
+    forms: Vec<OnceLock<Form>>,
+}
+
+/// Why a key cannot be read: no form of it on disk, or a form that cannot be opened.
+pub(crate) enum OpenError {
+    /// Nothing on disk: the raw table's path and the packed files looked for.
+    Missing {
+        raw: PathBuf,
+        packed: Vec<PathBuf>,
+    },
+    Bad(DbError),
+}
+
+impl From<DbError> for OpenError {
+    fn from(e: DbError) -> OpenError {
+        OpenError::Bad(e)
+    }
+}
+
+impl Source {
+    /// The tables of `metric` in `store`'s directory, read from values-only sets too when
+    /// `values` is set.
+    pub(crate) fn new(store: Store, values: bool) -> Source {
+        let (dir, rules, metric) = (store.dir().to_path_buf(), *store.rules(), store.metric());
+        Source {
+            outcomes: PackedSet::new(&dir, rules, metric),
+            values: values.then(|| PackedSet::new(&dir, rules, metric)),
+            forms: (0..KEY_SLOTS).map(|_| OnceLock::new()).collect(),
+            store,
+        }
+    }
+
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
+    pub(crate) fn rules(&self) -> &Rules {
+        self.store.rules()
+    }
+
+    pub(crate) fn metric(&self) -> Metric {
+        self.store.metric()
+    }
+
+    /// True when some form of `key` is on disk (it is still opened, and checked, on first
+    /// use).
+    pub(crate) fn has(&self, key: Key) -> bool {
+        if self.store.has(key) {
+            return true;
+        }
+        let packed =
+            |exists: bool, searched: Result<bool, DbError>| exists || searched.unwrap_or(false);
+        packed(
+            self.outcomes.path(key).exists(),
+            self.outcomes.searched(key),
+        ) || self
+            .values
+            .as_ref()
+            .is_some_and(|v| packed(v.path(key).exists(), v.searched(key)))
+    }
+
+    /// Opens `key` in the best form on disk, unless it is open already: the raw table
+    /// (header, size and key checked, not the checksum), else a packed set (nothing to open
+    /// for a key the set answers by search).
+    pub(crate) fn open(&self, key: Key) -> Result<(), OpenError> {
+        let cell = &self.forms[key_slot(key)];
+        if cell.get().is_some() {
+            return Ok(());
+        }
+        let form = self.find(key)?;
+        let _ = cell.set(form);
+        Ok(())
+    }
+
+    fn find(&self, key: Key) -> Result<Form, OpenError> {
+        if self.store.has(key) {
+            self.store.open(key, Checks { checksum: false })?;
+            return Ok(Form::Raw);
+        }
+        if self.outcomes.path(key).exists() {
+            self.outcomes.open(key)?;
+            return Ok(Form::Packed(Kind::Distance));
+        }
+        if self.outcomes.searched(key)? {
+            return Ok(Form::Packed(Kind::Distance));
+        }
+        if let Some(values) = &self.values {
+            if values.path(key).exists() {
+                values.open(key)?;
+                return Ok(Form::Packed(Kind::Wdl));
+            }
+            if values.searched(key)? {
+                return Ok(Form::Packed(Kind::Wdl));
+            }
+        }
+        let mut packed = vec![self.outcomes.path(key)];
+        packed.extend(self.values.as_ref().map(|v| v.path(key)));
+        Err(OpenError::Missing {
+            raw: self.store.path(key),
+            packed,
+        })
+    }
+
+    /// What the tables hold of `pos`, whose key was opened ([`Source::open`]).
+    pub(crate) fn get(&self, pos: &Position) -> Result<Found, DbError> {
+        if lost_already(pos, self.store.rules()) {
+            return Ok(Found::Outcome(Outcome::Loss(0)));
+        }
+        let key = key_of(pos);
+        let form = self.forms[key_slot(key)]
+            .get()
+            .unwrap_or_else(|| panic!("the caller opened every key it reads ({key})"));
+        match form {
+            Form::Raw => Ok(Found::Outcome(self.store.outcome(pos))),
+            Form::Packed(Kind::Distance) => self.outcomes.get(pos).map(Found::Outcome),
+            Form::Packed(Kind::Wdl) => self
+                .values
+                .as_ref()
+                .expect("a values form only where values are read")
+                .get(pos)
+                .map(Found::Value),
+        }
+    }
+
+    /// The outcome of `pos`, from a source that does not read values-only sets.
+    pub(crate) fn get_outcome(&self, pos: &Position) -> Result<Outcome, DbError> {
+        debug_assert!(self.values.is_none());
+        Ok(self
+            .get(pos)?
+            .outcome()
+            .expect("a source without values-only sets reads outcomes"))
+    }
+}
