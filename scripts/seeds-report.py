@@ -30,11 +30,6 @@ SETS = {
     "noflying": ("the plain game without flying", None),
     "nofly-nc50": ("no flying, N = 50 plies without a capture", "noflying"),
 }
-GASSER = [
-    "W:a1,a7,g1 B:d2,d6 b 6 7",
-    "W:b6,d2,f2,f4,g1 B:b4,d1,d6,g4 b 4 5",
-    "W:b4,d3,d6,e4,f2 B:c4,d2,d5,f4 b 4 5",
-]
 
 
 def stats(set_):
@@ -152,77 +147,88 @@ def pack_lines(set_):
     return lines
 
 
-def rule_section(set_, t):
-    title, plain_set = SETS[set_]
-    rule, plain = stats(set_), stats(plain_set)
-    out = [f"## {title}", ""]
-    if rule is None:
-        return out + ["Not built yet: `bash scripts/solve-seeds.sh` goes on where it stopped.", ""]
+def totals(rows, fields):
+    """The sums of `fields` over the keys."""
     tot = defaultdict(int)
-    for r in rule:
-        for k in ("wins", "cursed_wins", "draws", "blessed_losses", "losses"):
+    for r in rows:
+        for k in fields:
             tot[k] += r[k]
-    longest = max((r.get("max_dtz") or 0) for r in rule)
-    plain_wins = tot["wins"] + tot["cursed_wins"]
-    plain_losses = tot["losses"] + tot["blessed_losses"]
-    raw, packed = disk(set_)
-    out += [
-        f"- classes (symmetry classes at counter 0): {n(sum(tot.values()))} in {len(rule)} keys",
-        f"- wins {n(tot['wins'])}, cursed wins {n(tot['cursed_wins'])}, draws {n(tot['draws'])}, "
-        f"blessed losses {n(tot['blessed_losses'])}, losses {n(tot['losses'])}",
-        f"- **{pct(tot['cursed_wins'], plain_wins)} of the plain wins become draws**, "
-        f"{pct(tot['blessed_losses'], plain_losses)} of the plain losses",
-        f"- longest distance to zeroing of a win or loss the rule keeps: {longest} plies",
-        f"- solve {duration(t.get((set_, 'solve')))}, verify {duration(t.get((set_, 'verify')))} "
-        f"({verify_line(set_)}), pack {duration(t.get((set_, 'pack')))}",
-        f"- disk: raw {raw}, packed {packed}",
-    ]
-    out += pack_lines(set_)
-    if plain is not None:
-        bad = checks(set_, rule, plain)
-        out.append("- against the plain counts, key by key (wins + cursed wins = plain wins, "
-                   "losses + blessed losses = plain losses, draws = plain draws): "
-                   + ("**all keys agree**" if not bad else f"**{len(bad)} disagree**: "
-                      + "; ".join(bad[:5])))
-    out += ["", "Positions (`morris query` under the rule, at counter 0):", ""]
-    out += [f"- `{p}`: {v}" for p, v in positions(set_)]
-    out += ["", "| key | wins | cursed wins | draws | blessed losses | losses | longest dtz |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for r in rule:
-        out.append(f"| {r['key']} | {n(r['wins'])} | {n(r['cursed_wins'])} | {n(r['draws'])} | "
-                   f"{n(r['blessed_losses'])} | {n(r['losses'])} | {n(r.get('max_dtz'))} |")
-    return out + [""]
+    return tot
 
 
-def plain_section(set_, t):
+def section(set_, rows, body):
+    """A set's section: its title, then `body(rows)`, or a line saying it is not built yet."""
     title, _ = SETS[set_]
-    rows = stats(set_)
     out = [f"## {title}", ""]
     if rows is None:
         return out + ["Not built yet: `bash scripts/solve-seeds.sh` goes on where it stopped.", ""]
-    tot = defaultdict(int)
-    for r in rows:
-        for k in ("wins", "draws", "losses"):
-            tot[k] += r[k]
+    return out + body(rows) + [""]
+
+
+def work_lines(set_, t):
+    """The steps' times, the set's size on disk and what its packed set passed."""
     raw, packed = disk(set_)
-    out += [
-        f"- classes: {n(sum(tot.values()))} in {len(rows)} keys: wins {n(tot['wins'])}, "
-        f"draws {n(tot['draws'])}, losses {n(tot['losses'])}",
-        f"- longest win {max((r['max_win_plies'] or 0) for r in rows)} plies, longest loss "
-        f"{max((r['max_loss_plies'] or 0) for r in rows)} plies",
+    return [
         f"- solve {duration(t.get((set_, 'solve')))}, verify {duration(t.get((set_, 'verify')))} "
         f"({verify_line(set_)}), pack {duration(t.get((set_, 'pack')))}",
         f"- disk: raw {raw}, packed {packed}",
-    ]
-    out += pack_lines(set_)
-    out += ["", "Positions (`morris query`):", ""]
-    out += [f"- `{p}`: {v}" for p, v in positions(set_)]
-    out += ["", "| key | wins | draws | losses | longest win | longest loss |",
-            "| --- | ---: | ---: | ---: | ---: | ---: |"]
+    ] + pack_lines(set_)
+
+
+def positions_lines(set_, how):
+    return ["", f"Positions ({how}):", ""] + [f"- `{p}`: {v}" for p, v in positions(set_)]
+
+
+def key_table(rows, columns):
+    """A table of the keys: `columns` are the headings after the key's and, for each, the
+    field of a key's counts it shows."""
+    out = ["", "| key | " + " | ".join(h for h, _ in columns) + " |",
+           "| --- |" + " ---: |" * len(columns)]
     for r in rows:
-        out.append(f"| {r['key']} | {n(r['wins'])} | {n(r['draws'])} | {n(r['losses'])} | "
-                   f"{n(r['max_win_plies'])} | {n(r['max_loss_plies'])} |")
-    return out + [""]
+        out.append(f"| {r['key']} | " + " | ".join(n(r.get(f)) for _, f in columns) + " |")
+    return out
+
+
+def rule_section(set_, t):
+    def body(rule):
+        plain = stats(SETS[set_][1])
+        tot = totals(rule, ("wins", "cursed_wins", "draws", "blessed_losses", "losses"))
+        longest = max((r.get("max_dtz") or 0) for r in rule)
+        plain_wins = tot["wins"] + tot["cursed_wins"]
+        plain_losses = tot["losses"] + tot["blessed_losses"]
+        out = [
+            f"- classes (symmetry classes at counter 0): {n(sum(tot.values()))} in {len(rule)} keys",
+            f"- wins {n(tot['wins'])}, cursed wins {n(tot['cursed_wins'])}, draws {n(tot['draws'])}, "
+            f"blessed losses {n(tot['blessed_losses'])}, losses {n(tot['losses'])}",
+            f"- **{pct(tot['cursed_wins'], plain_wins)} of the plain wins become draws**, "
+            f"{pct(tot['blessed_losses'], plain_losses)} of the plain losses",
+            f"- longest distance to zeroing of a win or loss the rule keeps: {longest} plies",
+        ] + work_lines(set_, t)
+        if plain is not None:
+            bad = checks(set_, rule, plain)
+            out.append("- against the plain counts, key by key (wins + cursed wins = plain wins, "
+                       "losses + blessed losses = plain losses, draws = plain draws): "
+                       + ("**all keys agree**" if not bad else f"**{len(bad)} disagree**: "
+                          + "; ".join(bad[:5])))
+        out += positions_lines(set_, "`morris query` under the rule, at counter 0")
+        return out + key_table(rule, [
+            ("wins", "wins"), ("cursed wins", "cursed_wins"), ("draws", "draws"),
+            ("blessed losses", "blessed_losses"), ("losses", "losses"), ("longest dtz", "max_dtz")])
+    return section(set_, stats(set_), body)
+
+
+def plain_section(set_, t):
+    def body(rows):
+        tot = totals(rows, ("wins", "draws", "losses"))
+        return [
+            f"- classes: {n(sum(tot.values()))} in {len(rows)} keys: wins {n(tot['wins'])}, "
+            f"draws {n(tot['draws'])}, losses {n(tot['losses'])}",
+            f"- longest win {max((r['max_win_plies'] or 0) for r in rows)} plies, longest loss "
+            f"{max((r['max_loss_plies'] or 0) for r in rows)} plies",
+        ] + work_lines(set_, t) + positions_lines(set_, "`morris query`") + key_table(rows, [
+            ("wins", "wins"), ("draws", "draws"), ("losses", "losses"),
+            ("longest win", "max_win_plies"), ("longest loss", "max_loss_plies")])
+    return section(set_, stats(set_), body)
 
 
 def header(title, sets, binaries, intro):

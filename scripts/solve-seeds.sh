@@ -178,16 +178,17 @@ disk() {
   echo "packed $(du -sb "$packed" | cut -f1)"
 }
 
-# The start position and Gasser's positions (results/gasser-positions.txt) under a set's rules.
+# The start position and Gasser's positions (scripts/gasser-positions.sh, which lists them;
+# results/gasser-positions.txt) under a set's rules.
 positions() {
   local dir=$1
   shift
-  local all=(startpos
-    'W:a1,a7,g1 B:d2,d6 b 6 7'
-    'W:b6,d2,f2,f4,g1 B:b4,d1,d6,g4 b 4 5'
-    'W:b4,d3,d6,e4,f2 B:c4,d2,d5,f4 b 4 5')
+  local all=(startpos) gasser
   # A reduced game has its own start position only.
-  [ -z "$SCOPE" ] || all=(startpos)
+  if [ -z "$SCOPE" ]; then
+    mapfile -t gasser < <(bash scripts/gasser-positions.sh --list)
+    all+=("${gasser[@]}")
+  fi
   for pos in "${all[@]}"; do
     echo "== $pos"
     "$BIN" query --db "$dir" "$@" "$pos"

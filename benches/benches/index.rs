@@ -137,24 +137,22 @@ fn walk(c: &mut Criterion) {
         let len = LEN.min(ix.size() - start);
         let mut g = c.benchmark_group(format!("walk/{name}"));
         g.throughput(Throughput::Elements(len));
-        g.bench_function("all slots", |b| {
-            b.iter(|| {
-                let mut acc = 0u64;
-                ix.for_each_in(start..start + len, |i, us, them| {
-                    acc = acc.wrapping_add(i ^ (us.bits() ^ them.bits().rotate_left(9)) as u64);
-                });
-                acc
-            })
-        });
-        g.bench_function("classes only", |b| {
-            b.iter(|| {
-                let mut acc = 0u64;
-                ix.for_each_class_in(start..start + len, |i, us, them| {
-                    acc = acc.wrapping_add(i ^ (us.bits() ^ them.bits().rotate_left(9)) as u64);
-                });
-                acc
-            })
-        });
+        for (label, classes_only) in [("all slots", false), ("classes only", true)] {
+            g.bench_function(label, |b| {
+                b.iter(|| {
+                    let mut acc = 0u64;
+                    let visit = |i: u64, us: Bitboard, them: Bitboard| {
+                        acc = acc.wrapping_add(i ^ (us.bits() ^ them.bits().rotate_left(9)) as u64);
+                    };
+                    if classes_only {
+                        ix.for_each_class_in(start..start + len, visit);
+                    } else {
+                        ix.for_each_in(start..start + len, visit);
+                    }
+                    acc
+                })
+            });
+        }
         g.finish();
     }
 }

@@ -45,6 +45,29 @@ impl RuleArgs {
     pub fn metric(&self) -> Result<morris_db::Metric, Failure> {
         Ok(metric(&self.rule_set()?))
     }
+
+    /// The rules these options name and the position `text` under them, both checked.
+    pub fn read_position(&self, text: &str) -> Result<(Rules, Position), Failure> {
+        let rules = self.rules()?;
+        let pos = position(text, &rules)?;
+        Ok((rules, pos))
+    }
+}
+
+/// A position given as a command's argument, and the rule options it is read under.
+#[derive(Args, Clone, Debug)]
+pub struct PositionArgs {
+    /// The position (notation of docs/rules.md, or `startpos`)
+    pub position: String,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+impl PositionArgs {
+    /// The rules and the position, both checked.
+    pub fn read(&self) -> Result<(Rules, Position), Failure> {
+        self.rules.read_position(&self.position)
+    }
 }
 
 /// The tables of a rule set: the plain game, or the no-capture rule.

@@ -5,11 +5,10 @@
 
 mod common;
 
-use common::{morris, scratch, stderr, stdout};
+use common::{assert_fails, json, morris, morris_input, scratch, solve, stderr, stdout};
 use serde_json::Value;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::sync::OnceLock;
 
 const N: &str = "6";
@@ -19,12 +18,8 @@ fn db() -> &'static str {
     static DB: OnceLock<PathBuf> = OnceLock::new();
     DB.get_or_init(|| {
         let d = scratch("analyze");
-        let dir = d.to_str().unwrap();
         for rule in [&[][..], &["--moves-without-capture", N][..]] {
-            let mut args = vec!["solve", "--db", dir, "--stones", "4"];
-            args.extend(rule);
-            let o = morris(&args);
-            assert!(o.status.success(), "{}", stderr(&o));
+            solve(&d, &[&["--stones", "4"][..], rule].concat());
         }
         d
     })
@@ -34,21 +29,10 @@ fn db() -> &'static str {
 
 /// `morris analyze --db DB --stones 4 ARGS` with `game` on stdin.
 fn analyze(args: &[&str], game: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(["analyze", "--db", db(), "--stones", "4"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(game.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    morris_input(
+        &[&["analyze", "--db", db(), "--stones", "4"][..], args].concat(),
+        game,
+    )
 }
 
 fn analyze_json(args: &[&str], game: &str) -> Value {
@@ -56,13 +40,13 @@ fn analyze_json(args: &[&str], game: &str) -> Value {
     all.extend(args);
     let o = analyze(&all, game);
     assert!(o.status.success(), "{}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).expect("one JSON document")
+    json(&o)
 }
 
 fn query(position: &str) -> Value {
     let o = morris(&["query", "--db", db(), "--stones", "4", "--json", position]);
     assert!(o.status.success(), "{}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).unwrap()
+    json(&o)
 }
 
 /// Win before draw before loss, for the mover.
@@ -306,8 +290,7 @@ fn svg_marks_the_blunder() {
     assert!(svg.contains(&title), "{title} not in {svg}");
     assert_eq!(svg.matches("<circle").count(), 1, "{svg}");
     let o = analyze(&["--svg", "/nonexistent/dir/game.svg"], &b.game.join(" "));
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("/nonexistent/dir/game.svg"));
+    assert_fails(&o, 1, &["/nonexistent/dir/game.svg"]);
 }
 
 /// The 4-stone game after every stone is placed: a1 d1 g1 b2 d2 f2 c3 d3, White to move.
@@ -343,12 +326,7 @@ fn game_ends_by_position_repetition_and_rule() {
     assert!(a["end"]["winner"].is_null());
     assert_eq!(a["end"]["position"], "W:a1,g1,d2,c3 B:d1,b2,f2,d3 w 0 0");
     let o = analyze(&[], &format!("{game} c3-c4"));
-    assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("ply 17: `c3-c4` comes after the end of the game"),
-        "{}",
-        stderr(&o)
-    );
+    assert_fails(&o, 2, &["ply 17: `c3-c4` comes after the end of the game"]);
     // N = 6 plies without a capture or placement after the last placement.
     let moving = "a1-a4 d1-a1 g1-d1 b2-b4 d1-g1 a1-d1";
     let rule = ["--moves-without-capture", N];
@@ -365,8 +343,7 @@ fn game_ends_by_position_repetition_and_rule() {
     assert_eq!(counters, [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5]);
     assert!(a["plies"][0]["before"]["category"].is_string());
     let o = analyze(&rule, &format!("{PLACED} {moving} g4-g7"));
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("ply 15"), "{}", stderr(&o));
+    assert_fails(&o, 2, &["ply 15"]);
     // Started at counter 3, the limit comes three plies sooner.
     let a = analyze_json(
         &[
@@ -396,10 +373,5 @@ fn missing_table_is_exit_1_naming_file_and_command() {
         "4",
         game.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let err = stderr(&o);
-    assert!(
-        err.contains(".mdb") && err.contains("morris solve --game nine --stones 4"),
-        "{err}"
-    );
+    assert_fails(&o, 1, &[".mdb", "morris solve --game nine --stones 4"]);
 }

@@ -2,7 +2,10 @@
 
 mod common;
 
-use common::{files, morris, morris_env, scratch, stderr, stdout};
+use common::{
+    assert_best, assert_fails, assert_value, files, json, morris, morris_env, morris_input,
+    scratch, solve, solved, stderr, stdout,
+};
 use std::process::{Command, Output};
 
 #[test]
@@ -42,29 +45,16 @@ fn moves_and_perft() {
 
 #[test]
 fn solve_query_verify_and_resume() {
-    let full = scratch("full");
+    let full = solved("full", &["--max-stones", "4"]);
     let d = full.to_str().unwrap();
-    let o = morris(&["solve", "--db", d, "--max-stones", "4"]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let o = morris(&["solve", "--db", d, "--max-stones", "4"]);
+    let o = solve(&full, &["--max-stones", "4"]);
     assert!(stdout(&o).contains("nothing to do"), "{}", stdout(&o));
 
     // Query: the Gasser position is lost in 26 plies, JSON shape as documented.
     let o = morris(&["query", "--db", d, "--json", "W:d7,g1,g7 B:a4,d5,g4 b 0 0"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let out = stdout(&o);
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(
-        (&v["value"], &v["plies"]),
-        (&"loss".into(), &26.into()),
-        "{out}"
-    );
-    let first = &v["moves"][0];
-    assert_eq!(
-        (&first["move"], &first["value"], &first["plies"]),
-        (&"d5-a7".into(), &"loss".into(), &26.into()),
-        "{out}"
-    );
+    let v = json(&o);
+    assert_best(&v, "loss", 26, "d5-a7");
     // Every field of docs/answer.md is there, null where it does not apply.
     for field in [
         "category",
@@ -77,7 +67,7 @@ fn solve_query_verify_and_resume() {
         "rules",
         "over",
     ] {
-        assert!(v.get(field).is_some(), "{field} missing: {out}");
+        assert!(v.get(field).is_some(), "{field} missing: {v}");
     }
     assert!(v["category"].is_null() && v["over"].is_null() && v["source"] == "tables");
 
@@ -138,8 +128,7 @@ fn solve_query_verify_and_resume() {
     assert_eq!(o.status.code(), Some(1));
     std::fs::write(&victim, &bytes[..bytes.len() - 1]).unwrap();
     let o = morris(&["query", "--db", p, "W:d7,g1,g7 B:a4,d5,g4 b 0 0"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("nine-3-3-0-0.mdb"), "{}", stderr(&o));
+    assert_fails(&o, 1, &["nine-3-3-0-0.mdb"]);
     let o = morris(&["solve", "--db", p, "--max-stones", "4"]);
     assert!(o.status.success());
     assert_eq!(files(&part), files(&full));
@@ -157,12 +146,7 @@ fn missing_database_names_file_and_command() {
         empty.to_str().unwrap(),
         "W:d7,g1,g7 B:a4,d5,g4 b 0 0",
     ]);
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
-    assert!(
-        err.contains("nine-3-3-0-0.mdb") && err.contains("morris solve"),
-        "{err}"
-    );
+    assert_fails(&o, 1, &["nine-3-3-0-0.mdb", "morris solve"]);
     let _ = std::fs::remove_dir_all(&empty);
 }
 
@@ -170,20 +154,15 @@ fn missing_database_names_file_and_command() {
 fn reduced_game_is_solved_from_the_start() {
     let dir = scratch("reduced");
     let d = dir.to_str().unwrap();
-    let o = morris(&["solve", "--db", d, "--stones", "3"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = solve(&dir, &["--stones", "3"]);
     assert!(
         stdout(&o).contains("start position: win in 23 plies"),
         "{}",
         stdout(&o)
     );
     let o = morris(&["query", "--db", d, "--stones", "3", "--json", "startpos"]);
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(
-        (&v["value"], &v["plies"]),
-        (&"win".into(), &23.into()),
-        "{v}"
-    );
+    let v = json(&o);
+    assert_value(&v, "win", 23);
     assert!(v["moves"].is_array(), "{v}");
     // Databases of other rules are refused with a clear message.
     let o = morris(&[
@@ -229,8 +208,7 @@ fn lasker_is_solved_from_the_start() {
     // that builds it (no search: there, positions can repeat).
     assert!(lasker(&["solve", "--moving-only"]).status.success());
     let o = lasker(&["query", "W:a1,a4 B:g7 w 1 2"]);
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains("morris solve"), "{}", stderr(&o));
+    assert_fails(&o, 1, &["morris solve"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -240,11 +218,8 @@ fn lasker_is_solved_from_the_start() {
 fn verify_reports_a_damaged_placement_entry() {
     use morris_db::format::{Table, Writer};
     use morris_db::Key;
-    let dir = scratch("damaged");
+    let dir = solved("damaged", &["--stones", "3"]);
     let d = dir.to_str().unwrap();
-    assert!(morris(&["solve", "--db", d, "--stones", "3"])
-        .status
-        .success());
     let rules = morris_engine::Rules {
         stones: 3,
         ..morris_engine::Rules::nine()
@@ -271,40 +246,17 @@ fn verify_reports_a_damaged_placement_entry() {
 
 /// Runs `play` with `input` typed in.
 fn play_with(args: &[&str], input: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
-        .arg("play")
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    morris_input(&[&["play"], args].concat(), input)
 }
 
 /// The draw rules of `play`: plies without a capture, and threefold repetition.
 #[test]
 fn play_declares_draws_by_rule() {
-    let dir = scratch("draw-rules");
+    let dir = solved(
+        "draw-rules",
+        &["--stones", "3", "--moves-without-capture", "1"],
+    );
     let d = dir.to_str().unwrap();
-    assert!(morris(&[
-        "solve",
-        "--db",
-        d,
-        "--stones",
-        "3",
-        "--moves-without-capture",
-        "1"
-    ])
-    .status
-    .success());
     // Black (flying) moves a4-a1, capturing nothing: with a limit of 1 the game ends there.
     let o = play_with(
         &[
@@ -331,8 +283,7 @@ fn play_declares_draws_by_rule() {
     // Three Men's Morris, a drawn position: White shuttles c1-c2 and back, and the perfect
     // player (the first of its best moves) answers b2-b1 and back; the position comes a third
     // time.
-    let o = morris(&["solve", "--db", d, "--game", "three"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    solve(&dir, &["--game", "three"]);
     let o = play_with(
         &[
             "--db",
@@ -380,25 +331,14 @@ fn closed_pipe_is_quiet() {
 
 #[test]
 fn play_reasks_bad_moves_and_plays_perfectly() {
-    let dir = scratch("play");
+    let dir = solved("play", &["--stones", "3"]);
     let d = dir.to_str().unwrap();
-    assert!(morris(&["solve", "--db", d, "--stones", "3"])
-        .status
-        .success());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args([
-            "play", "--db", d, "--stones", "3", "--as", "black", "--hint",
-        ])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
     // White (the program) opens; d9 is no point, and the first placement repeated is taken.
-    let stdin = child.stdin.as_mut().unwrap();
-    stdin.write_all(b"d9\nquit\n").unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = play_with(
+        &["--db", d, "--stones", "3", "--as", "black", "--hint"],
+        "d9\nquit\n",
+    );
+    let text = stdout(&out);
     assert!(text.contains("White plays"), "{text}");
     assert!(text.contains("win in 23 plies for White"), "{text}");
     assert!(text.contains("unknown point `d9`"), "{text}");
@@ -439,13 +379,8 @@ fn turn_limit_uses_exact_distances() {
 
 #[test]
 fn placement_query_falls_back_to_search() {
-    let dir = scratch("fallback");
+    let dir = solved("fallback", &["--stones", "3", "--moving-only"]);
     let d = dir.to_str().unwrap();
-    assert!(
-        morris(&["solve", "--db", d, "--stones", "3", "--moving-only"])
-            .status
-            .success()
-    );
     let o = morris(&["query", "--db", d, "--stones", "3", "startpos"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
@@ -472,8 +407,7 @@ fn every_game_is_offered() {
         assert!(help.contains(game), "{game} missing from: {help}");
     }
     let o = morris(&["show", "--game", "checkers", "startpos"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("dara"), "{}", stderr(&o));
+    assert_fails(&o, 2, &["dara"]);
 }
 
 /// Dara from the command line: the board, its moves, its plan, and its 3-3 endgame solved,
@@ -495,10 +429,8 @@ fn dara_end_to_end() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("4-3 + 3-4"), "{}", stdout(&o));
 
-    let dir = scratch("dara");
+    let dir = solved("dara", &["--game", "dara", "--max-stones", "3"]);
     let d = dir.to_str().unwrap();
-    let o = morris(&["solve", "--game", "dara", "--db", d, "--max-stones", "3"]);
-    assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(files(&dir)[0].0, "dara-3-3-0-0.mdb");
     let o = morris(&["verify", "--game", "dara", "--db", d, "--max-stones", "3"]);
     assert!(stdout(&o).contains("verification passed"), "{}", stdout(&o));
@@ -506,31 +438,22 @@ fn dara_end_to_end() {
     let line = "W:a1,b1,c2 B:d4,e5,f4 w 0 0";
     let o = morris(&["query", "--game", "dara", "--db", d, "--json", line]);
     // The answer's shape (docs/answer.md) has every field, null where it does not apply.
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(
-        (&v["value"], &v["plies"]),
-        (&"win".into(), &1.into()),
-        "{v}"
-    );
-    let first = &v["moves"][0];
-    assert_eq!(
-        (&first["move"], &first["value"], &first["plies"]),
-        (&"c2-c1xd4".into(), &"win".into(), &1.into()),
-        "{v}"
-    );
+    assert_best(&json(&o), "win", 1, "c2-c1xd4");
     // The program plays White and wins at once; no input is needed.
-    let out = morris(&[
-        "play",
-        "--game",
-        "dara",
-        "--db",
-        d,
-        "--as",
-        "black",
-        "--position",
-        line,
-    ]);
-    let text = String::from_utf8_lossy(&out.stdout);
+    let out = play_with(
+        &[
+            "--game",
+            "dara",
+            "--db",
+            d,
+            "--as",
+            "black",
+            "--position",
+            line,
+        ],
+        "",
+    );
+    let text = stdout(&out);
     assert!(text.contains("White plays c2-c1x"), "{text}");
     assert!(text.contains("game over: White wins"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
@@ -540,46 +463,35 @@ fn dara_end_to_end() {
 /// counter, verified and counted; a missing table and a counter past the limit refused.
 #[test]
 fn no_capture_rule() {
-    let dir = scratch("nocapture");
+    let dir = solved("nocapture", &["--stones", "3"]);
     let d = dir.to_str().unwrap();
     let gasser = "W:d7,g1,g7 B:a4,d5,g4 b 0 0";
-    let o = morris(&["solve", "--db", d, "--stones", "3"]);
-    assert!(o.status.success(), "{}", stderr(&o));
     let rule = ["--stones", "3", "--moves-without-capture", "12"];
-    let query = |extra: &[&str]| {
+    let query = |extra: &[&str], position: &str| {
         let mut a = vec!["query", "--db", d, "--json"];
         a.extend_from_slice(&rule);
         a.extend_from_slice(extra);
-        a.push(gasser);
+        a.push(position);
         morris(&a)
     };
     // The rule's tables are not built yet: a failure naming the file and how to build it.
-    let o = query(&[]);
-    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
-    assert!(
-        stderr(&o).contains("nine-s3-nc12-3-3-0-0.mdb"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(
-        stderr(&o).contains("--moves-without-capture 12"),
-        "{}",
-        stderr(&o)
+    let o = query(&[], gasser);
+    assert_fails(
+        &o,
+        1,
+        &["nine-s3-nc12-3-3-0-0.mdb", "--moves-without-capture 12"],
     );
 
-    let mut a = vec!["solve", "--db", d];
-    a.extend_from_slice(&rule);
-    let o = morris(&a);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = solve(&dir, &rule);
     assert!(
         stdout(&o).contains("start position with 12 plies without a capture: "),
         "{}",
         stdout(&o)
     );
     // Lost in 26 without the rule, with no capture on the way: 12 plies save Black.
-    let o = query(&[]);
+    let o = query(&[], gasser);
     assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = json(&o);
     assert_eq!(v["value"], "draw");
     assert_eq!(v["category"], "blessed-loss");
     assert_eq!(v["plies"], 26);
@@ -589,25 +501,12 @@ fn no_capture_rule() {
     assert!(moves.iter().all(|m| m["zeroing"] == false));
     assert_eq!(moves[0]["move"], "d5-a7");
     // White to move in a position won in 1 by a capture keeps it at any counter.
-    let o = morris(&[
-        "query",
-        "--db",
-        d,
-        "--json",
-        "--stones",
-        "3",
-        "--moves-without-capture",
-        "12",
-        "--counter",
-        "11",
-        "W:a1,d1,g4 B:a7,d7,g7 w 0 0",
-    ]);
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = json(&query(&["--counter", "11"], "W:a1,d1,g4 B:a7,d7,g7 w 0 0"));
     assert_eq!(v["value"], "win", "{v}");
     assert_eq!(v["dtz"], 1);
     assert_eq!(v["moves"][0]["zeroing"], true);
     // A counter at the limit: the game is drawn already; bad input.
-    let o = query(&["--counter", "12"]);
+    let o = query(&["--counter", "12"], gasser);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     // Verify and stats read the rule's tables.
     let mut a = vec!["verify", "--db", d];
@@ -616,8 +515,7 @@ fn no_capture_rule() {
     assert!(stdout(&o).contains("verification passed"), "{}", stdout(&o));
     let mut a = vec!["stats", "--db", d, "--json"];
     a.extend_from_slice(&rule);
-    let o = morris(&a);
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = json(&morris(&a));
     let k33 = v
         .as_array()
         .unwrap()
@@ -644,68 +542,38 @@ fn presets() {
     for p in morris_engine::Preset::ALL {
         assert!(help.contains(p.name()), "{} missing from: {help}", p.name());
     }
-    let dir = scratch("presets");
+    let dir = solved("presets", &["--rules", "no-capture-50", "--stones", "3"]);
     let d = dir.to_str().unwrap();
-    let o = morris(&[
-        "solve",
-        "--db",
-        d,
-        "--rules",
-        "no-capture-50",
-        "--stones",
-        "3",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     assert!(files(&dir)
         .iter()
         .any(|(f, _)| f == "nine-s3-nc50-3-3-0-0.mdb"));
     let gasser = "W:d7,g1,g7 B:a4,d5,g4 b 0 0";
-    let by_flags = morris(&[
-        "query",
-        "--db",
-        d,
-        "--json",
-        "--stones",
-        "3",
-        "--moves-without-capture",
-        "50",
-        "--counter",
-        "30",
+    // `morris query --db DIR ARGS` of a position.
+    let query = |args: &[&str], position: &str| {
+        morris(&[&["query", "--db", d][..], args, &[position]].concat())
+    };
+    let counter = ["--json", "--stones", "3", "--counter", "30"];
+    let by_flags = query(
+        &[&counter[..], &["--moves-without-capture", "50"]].concat(),
         gasser,
-    ]);
-    let by_name = morris(&[
-        "query",
-        "--db",
-        d,
-        "--json",
-        "--stones",
-        "3",
-        "--rules",
-        "no-capture-50",
-        "--counter",
-        "30",
+    );
+    let by_name = query(
+        &[&counter[..], &["--rules", "no-capture-50"]].concat(),
         gasser,
-    ]);
+    );
     assert!(by_name.status.success(), "{}", stderr(&by_name));
     assert_eq!(stdout(&by_name), stdout(&by_flags));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&by_name)).unwrap();
+    let v = json(&by_name);
     assert_eq!(v["rules"]["moves_without_capture"], 50, "{v}");
     assert_eq!(
         (&v["value"], &v["category"]),
         (&"draw".into(), &"loss".into())
     );
     // Flags that agree are accepted; flags that contradict the preset are refused.
-    let o = morris(&[
-        "query",
-        "--db",
-        d,
-        "--stones",
-        "3",
-        "--rules",
-        "no-capture-50",
-        "--flying",
+    let o = query(
+        &["--stones", "3", "--rules", "no-capture-50", "--flying"],
         gasser,
-    ]);
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     for (args, needle) in [
         (
@@ -735,30 +603,15 @@ fn presets() {
             "--turns-left must be from 0",
         ),
     ] {
-        let mut a = vec!["query", "--db", d];
-        a.extend(args.iter().copied());
-        a.push(gasser);
-        let o = morris(&a);
+        let o = query(&args, gasser);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
     }
     // A finished game is answered without a table, as the server answers it.
-    let o = morris(&[
-        "query",
-        "--db",
-        d,
-        "--json",
-        "--game",
-        "three",
-        "W:a1,b1,c1 B:a3,b3 b 0 1",
-    ]);
+    let o = query(&["--json", "--game", "three"], "W:a1,b1,c1 B:a3,b3 b 0 1");
     assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(
-        (&v["value"], &v["plies"]),
-        (&"loss".into(), &0.into()),
-        "{v}"
-    );
+    let v = json(&o);
+    assert_value(&v, "loss", 0);
     assert_eq!(v["over"]["winner"], "white", "{v}");
     let o = morris(&["play", "--db", d, "--turn-limit", "x"]);
     assert!(

@@ -2,8 +2,9 @@
 //! as the unpacked one, resume, and meet bad options and damaged files with clear errors.
 
 mod common;
-use common::{files, morris, scratch, stderr, stdout};
+use common::{assert_fails, files, json, morris, scratch, solve, stderr, stdout};
 use std::path::PathBuf;
+use std::process::Output;
 
 const POSITION: &str = "W:d7,g1,g7 B:a4,d5,g4 b 0 0";
 /// White to move with fewer stones: a key the packed set answers by search.
@@ -13,9 +14,13 @@ const SEARCHED: &str = "W:d7,g1,g7 B:a4,d5,g4,a1 w 0 0";
 fn solved(name: &str) -> (PathBuf, PathBuf) {
     let db = scratch(&format!("{name}-db"));
     let out = scratch(&format!("{name}-out"));
-    let o = morris(&["solve", "--stones", "4", "--db", db.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    solve(&db, &["--stones", "4"]);
     (db, out)
+}
+
+/// `morris query --stones 4 --db DIR ARGS`.
+fn query(dir: &str, args: &[&str]) -> Output {
+    morris(&[&["query", "--stones", "4", "--db", dir][..], args].concat())
 }
 
 #[test]
@@ -93,7 +98,7 @@ fn pack_verify_query_resume_and_errors() {
         .flat_map(|p| [(p, &[][..]), (p, &["--json"][..])])
     {
         let q = |dir: &str| {
-            let o = morris(&[&["query", "--stones", "4", "--db", dir, pos][..], extra].concat());
+            let o = query(dir, &[&[pos][..], extra].concat());
             assert!(o.status.success(), "{}", stderr(&o));
             stdout(&o)
         };
@@ -143,19 +148,13 @@ fn pack_verify_query_resume_and_errors() {
         "--out",
         out_s,
     ]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("/nonexistent/db"), "{}", stderr(&o));
+    assert_fails(&o, 1, &["/nonexistent/db"]);
 
     // A directory without the tables: the error names a file and the full build command.
     let (empty, fresh) = (scratch("pack-empty"), scratch("pack-fresh"));
     let (empty, fresh) = (empty.to_str().unwrap(), fresh.to_str().unwrap());
     let o = morris(&["pack", "--stones", "4", "--db", empty, "--out", fresh]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("morris solve --game nine --stones 4"),
-        "{}",
-        stderr(&o)
-    );
+    assert_fails(&o, 1, &["morris solve --game nine --stones 4"]);
 
     // A damaged block: the query fails naming the file, the block and its offset.
     let name = "nine-s4-4-3-0-0.dtw.mpk";
@@ -167,20 +166,10 @@ fn pack_verify_query_resume_and_errors() {
         *x ^= 0xff;
     }
     std::fs::write(&path, &b).unwrap();
-    let o = morris(&[
-        "query",
-        "--stones",
-        "4",
-        "--db",
-        out_s,
-        "W:d7,g1,g7,a1 B:a4,d5,g4 w 0 0",
-    ]);
-    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
-    let e = stderr(&o);
-    assert!(e.contains(name) && e.contains("damaged block"), "{e}");
+    let o = query(out_s, &["W:d7,g1,g7,a1 B:a4,d5,g4 w 0 0"]);
+    assert_fails(&o, 1, &[name, "damaged block"]);
     let o = morris(&[&pack[..], &["--verify"]].concat());
-    assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("damaged block"), "{}", stderr(&o));
+    assert_fails(&o, 1, &["damaged block"]);
     let o = morris(&["db", "info", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("DAMAGED"), "{}", stdout(&o));
@@ -197,13 +186,10 @@ fn a_values_only_set_answers_queries() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(files(&out).iter().all(|(n, _)| !n.ends_with(".dtw.mpk")));
-    let raw = morris(&["query", "--stones", "4", "--db", db_s, "--json", "startpos"]);
-    let raw: serde_json::Value = serde_json::from_str(&stdout(&raw)).unwrap();
-    let o = morris(&[
-        "query", "--stones", "4", "--db", out_s, "--json", "startpos",
-    ]);
+    let raw = json(&query(db_s, &["--json", "startpos"]));
+    let o = query(out_s, &["--json", "startpos"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = json(&o);
     assert_eq!(
         (&v["value"], &v["plies"], &v["source"]),
         (&raw["value"], &serde_json::Value::Null, &"values".into()),
@@ -230,21 +216,16 @@ fn a_values_only_set_answers_queries() {
             .unwrap()
     };
     assert!(moves.windows(2).all(|w| rank(&w[0]) <= rank(&w[1])), "{v}");
-    let o = morris(&["query", "--stones", "4", "--db", out_s, "startpos"]);
+    // Gasser's position, lost: the text says the loss and that its distance is not there.
+    let o = query(out_s, &[POSITION]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("no distance"), "{}", stdout(&o));
-    let o = morris(&[
-        "query",
-        "--stones",
-        "4",
-        "--db",
-        out_s,
-        "--turns-left",
-        "20",
-        "startpos",
-    ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("values only"), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Black to move: loss (no distance"),
+        "{}",
+        stdout(&o)
+    );
+    let o = query(out_s, &["--turns-left", "20", "startpos"]);
+    assert_fails(&o, 2, &["values only"]);
     let _ = std::fs::remove_dir_all(&db);
     let _ = std::fs::remove_dir_all(&out);
 }

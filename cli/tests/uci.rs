@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{morris, scratch, stderr, stdout};
+use common::{json, morris, solve, solved, stderr};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::path::Path;
@@ -69,7 +69,7 @@ fn query(db: &str, rules: &[&str], position: &str) -> Value {
     args.push(position);
     let o = morris(&args);
     assert!(o.status.success(), "{}", stderr(&o));
-    serde_json::from_str(&stdout(&o)).unwrap()
+    json(&o)
 }
 
 /// The score `go` must print for a value of the answer JSON (for the side to move).
@@ -185,16 +185,6 @@ fn check_go(db: &str, rules: &[&str], setup: &str, ours: &str) -> Answer {
         a.bestmove
     );
     a
-}
-
-/// Solves a reduced game into a fresh directory.
-fn solved(name: &str, args: &[&str]) -> std::path::PathBuf {
-    let dir = scratch(name);
-    let mut a = vec!["solve", "--db", dir.to_str().unwrap()];
-    a.extend_from_slice(args);
-    let o = morris(&a);
-    assert!(o.status.success(), "{}", stderr(&o));
-    dir
 }
 
 fn fen_of(lines: &[String]) -> &str {
@@ -447,16 +437,7 @@ quit
 fn rule_options_choose_the_tables() {
     let dir = solved("uci-rules", &["--stones", "3"]);
     let d = dir.to_str().unwrap();
-    let o = morris(&[
-        "solve",
-        "--db",
-        d,
-        "--stones",
-        "3",
-        "--moves-without-capture",
-        "12",
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    solve(&dir, &["--stones", "3", "--moves-without-capture", "12"]);
     let won = "W:a1,d1,g4 B:a7,d7,g7 w 0 0";
     // Sanmill's FEN of the position at counter 11.
     let s = uci(

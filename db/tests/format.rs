@@ -211,40 +211,33 @@ fn blocks_out_of_place_or_unencodable_are_refused() {
     let rules = Rules::nine();
     let path = dir.0.join("t.mdb");
     let mut w = Writer::create(&path, rules, KEY).unwrap();
+    // Pushes `block`, which must be refused with an error that says `why`.
+    let mut refused = |block: EncodedBlock, why: &str| {
+        let err = w.push_block(&block).unwrap_err();
+        assert!(err.to_string().contains(why), "{err}");
+    };
     // Not where the table is.
-    let err = w
-        .push_block(&EncodedBlock::encode(
-            Encoding::DistanceByte,
-            5,
-            (5..9).map(outcome_of),
-        ))
-        .unwrap_err();
-    assert!(err.to_string().contains("at slot 5"), "{err}");
+    refused(
+        EncodedBlock::encode(Encoding::DistanceByte, 5, (5..9).map(outcome_of)),
+        "at slot 5",
+    );
     // Another encoding.
-    let err = w
-        .push_block(&EncodedBlock::encode(
-            Encoding::ZeroingByte,
-            0,
-            (0..9).map(zeroing_of),
-        ))
-        .unwrap_err();
-    assert!(err.to_string().contains("ZeroingByte"), "{err}");
+    refused(
+        EncodedBlock::encode(Encoding::ZeroingByte, 0, (0..9).map(zeroing_of)),
+        "ZeroingByte",
+    );
     // A plain distance of the wrong parity has no byte.
     let bad = [Outcome::Draw, Outcome::Win(2)];
-    let err = w
-        .push_block(&EncodedBlock::encode(Encoding::DistanceByte, 0, bad))
-        .unwrap_err();
-    assert!(err.to_string().contains("slot 1"), "{err}");
+    refused(
+        EncodedBlock::encode(Encoding::DistanceByte, 0, bad),
+        "slot 1",
+    );
     // Past the end.
     let n = slots(rules.board(), KEY);
-    let err = w
-        .push_block(&EncodedBlock::encode(
-            Encoding::DistanceByte,
-            0,
-            (0..n + 1).map(outcome_of),
-        ))
-        .unwrap_err();
-    assert!(err.to_string().contains("more than"), "{err}");
+    refused(
+        EncodedBlock::encode(Encoding::DistanceByte, 0, (0..n + 1).map(outcome_of)),
+        "more than",
+    );
     // Nothing refused was written: the table still takes every slot from 0.
     w.push_block(&EncodedBlock::encode(
         Encoding::DistanceByte,

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use morris_db::format::{decode_rules, encode_rules, DbError, Metric};
+use morris_db::format::{decode_common, encode_common, DbError, Metric};
 use morris_db::Key;
 use morris_engine::Rules;
 
@@ -45,17 +45,15 @@ impl PackedHeader {
 
     pub fn encode(&self) -> [u8; PACKED_HEADER_LEN] {
         let mut h = [0u8; PACKED_HEADER_LEN];
-        h[0..8].copy_from_slice(PACKED_MAGIC);
-        h[8..12].copy_from_slice(&PACKED_VERSION.to_le_bytes());
-        h[12..15].copy_from_slice(&encode_rules(&self.rules));
+        encode_common(
+            &mut h,
+            PACKED_MAGIC,
+            PACKED_VERSION,
+            &self.rules,
+            self.key,
+            self.metric,
+        );
         h[15] = self.kind as u8;
-        h[16..20].copy_from_slice(&[
-            self.key.us,
-            self.key.them,
-            self.key.us_hand,
-            self.key.them_hand,
-        ]);
-        h[20..22].copy_from_slice(&self.metric.limit().to_le_bytes());
         h[22] = self.level;
         h[23] = self.weaker_searched as u8;
         h[24..32].copy_from_slice(&self.entries.to_le_bytes());
@@ -71,21 +69,7 @@ impl PackedHeader {
     pub fn decode(h: &[u8; PACKED_HEADER_LEN], path: &Path) -> Result<PackedHeader, DbError> {
         let owned = || path.to_path_buf();
         let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().unwrap());
-        if &h[0..8] != PACKED_MAGIC {
-            return Err(DbError::BadMagic {
-                path: owned(),
-                found: h[0..8].try_into().unwrap(),
-            });
-        }
-        let version = u32::from_le_bytes(h[8..12].try_into().unwrap());
-        if version != PACKED_VERSION {
-            return Err(DbError::UnsupportedVersion {
-                path: owned(),
-                found: version,
-                supported: PACKED_VERSION,
-            });
-        }
-        let rules = decode_rules(h[12..15].try_into().unwrap(), path)?;
+        let (rules, key, metric) = decode_common(h, PACKED_MAGIC, PACKED_VERSION, path)?;
         let Some(kind) = Kind::from_id(h[15]) else {
             return Err(DbError::UnknownEncoding {
                 path: owned(),
@@ -98,14 +82,10 @@ impl PackedHeader {
                 flags: h[23],
             });
         }
-        let metric = match u16::from_le_bytes([h[20], h[21]]) {
-            0 => Metric::Plain,
-            n => Metric::NoCapture(n),
-        };
         let header = PackedHeader {
             rules,
             metric,
-            key: Key::new(h[16], h[17], h[18], h[19]),
+            key,
             kind,
             level: h[22],
             weaker_searched: h[23] == 1,

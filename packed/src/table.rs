@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use memmap2::Mmap;
-use morris_db::format::{check_key, map_read_only, DbError, Metric};
+use morris_db::format::{check_identity, check_key, map_read_only, DbError, Metric};
 use morris_db::{Key, Outcome, Value};
 use morris_engine::Rules;
 use xxhash_rust::xxh3::xxh3_64;
@@ -58,31 +58,14 @@ impl PackedTable {
     ) -> Result<PackedTable, DbError> {
         let table = PackedTable::open_any(path)?;
         let h = &table.header;
-        let path = table.path.clone();
-        if h.rules != rules {
-            return Err(DbError::WrongRules {
-                path,
-                found: h.rules,
-                expected: rules,
-            });
-        }
-        if h.metric != metric {
-            return Err(DbError::WrongMetric {
-                path,
-                found: h.metric,
-                expected: metric,
-            });
-        }
-        if h.key != key {
-            return Err(DbError::WrongKey {
-                path,
-                found: h.key,
-                expected: key,
-            });
-        }
+        check_identity(
+            &table.path,
+            (h.rules, h.metric, h.key),
+            (rules, metric, key),
+        )?;
         if h.kind != kind {
             return Err(DbError::BadEntries {
-                path,
+                path: table.path.clone(),
                 detail: format!("holds {} symbols, not {}", h.kind.tag(), kind.tag()),
             });
         }

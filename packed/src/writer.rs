@@ -87,7 +87,9 @@ impl PackWriter {
     /// Appends the next compressed block.
     pub fn append(&mut self, frame: &[u8]) -> Result<(), DbError> {
         if self.hashes.len() as u64 == self.header.blocks {
-            return Err(self.invalid(format!("more than {} blocks", self.header.blocks)));
+            return Err(self
+                .file
+                .invalid(format!("more than {} blocks", self.header.blocks)));
         }
         self.hasher.update(frame);
         self.hashes.push(xxh3_64(frame));
@@ -96,17 +98,10 @@ impl PackWriter {
         self.file.write(frame)
     }
 
-    fn invalid(&self, detail: String) -> DbError {
-        DbError::InvalidData {
-            path: self.file.path().to_path_buf(),
-            detail,
-        }
-    }
-
     /// Writes the index and the header, and moves the file to its final name.
     pub fn finish(mut self) -> Result<PathBuf, DbError> {
         if self.hashes.len() as u64 != self.header.blocks {
-            return Err(self.invalid(format!(
+            return Err(self.file.invalid(format!(
                 "{} blocks written, {} needed",
                 self.hashes.len(),
                 self.header.blocks

@@ -10,8 +10,8 @@ use morris_db::plan::KeyGraph;
 use morris_db::{Index, Key, Table, Value};
 use morris_engine::rule_set::{RuleOption, RuleSetBuilder};
 use morris_engine::{legal_moves, Color, Position, RuleError, RuleSet, Rules};
-use morris_tablebase::answer::{is_zeroing, rank_within_turns, Answer, Valued};
-use morris_tablebase::choice::{Player, Spot};
+use morris_tablebase::answer::{is_zeroing, Answer, Valued};
+use morris_tablebase::choice::{choose_move, Player};
 use morris_tablebase::rng::Rng;
 use morris_tablebase::tablebase::{
     build_command_for, Probe, ProbeError, Proved, RankedMove, Tablebase,
@@ -37,6 +37,11 @@ create_exception!(
 
 /// A rule option refused: a ValueError with the message the command line and the server give.
 fn rule_error(e: RuleError) -> PyErr {
+    value_error(e)
+}
+
+/// A refused argument: a ValueError with the library's message.
+fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
@@ -139,8 +144,7 @@ impl PyPosition {
         rules: Option<&str>,
     ) -> PyResult<Self> {
         let rules = rules_of(rules, game, flying, stones)?;
-        let pos =
-            Position::parse(text, &rules).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let pos = Position::parse(text, &rules).map_err(value_error)?;
         Ok(PyPosition { pos, rules })
     }
 
@@ -200,8 +204,7 @@ impl PyPosition {
         );
         // One checker for both entry points: the notation parser's.
         let text = pos.notation(&rules).to_string();
-        let pos =
-            Position::parse(&text, &rules).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let pos = Position::parse(&text, &rules).map_err(value_error)?;
         Ok(PyPosition { pos, rules })
     }
 
@@ -229,7 +232,7 @@ impl PyPosition {
         let mv = self
             .pos
             .parse_move(r#move, &self.rules)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            .map_err(value_error)?;
         Ok(PyPosition {
             pos: self.pos.play(mv),
             rules: self.rules,
@@ -621,8 +624,7 @@ impl PyTablebase {
 
     /// Parses a position under the tablebase's rules.
     fn position(&self, text: &str) -> PyResult<PyPosition> {
-        let pos =
-            Position::parse(text, &self.rules).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let pos = Position::parse(text, &self.rules).map_err(value_error)?;
         Ok(PyPosition {
             pos,
             rules: self.rules,
@@ -635,9 +637,7 @@ impl PyTablebase {
     fn probe(&self, py: Python<'_>, pos: &Bound<'_, PyAny>, counter: i64) -> PyResult<PyProbe> {
         let counter = self.counter(counter)?;
         let pos = self.position_arg(pos)?;
-        let probe = py
-            .allow_threads(|| self.tb.probe_at(&pos, counter))
-            .map_err(|e| probe_error(py, e))?;
+        let probe = self.read(py, |tb| tb.probe_at(&pos, counter))?;
         Ok(PyProbe::new(&probe))
     }
 
@@ -651,9 +651,7 @@ impl PyTablebase {
     ) -> PyResult<Vec<PyRankedMove>> {
         let counter = self.counter(counter)?;
         let pos = self.position_arg(pos)?;
-        let moves = py
-            .allow_threads(|| self.tb.best_moves_at(&pos, counter))
-            .map_err(|e| probe_error(py, e))?;
+        let moves = self.read(py, |tb| tb.best_moves_at(&pos, counter))?;
         Ok(moves
             .iter()
             .map(|m| PyRankedMove::new(m, &self.rules))
@@ -671,18 +669,9 @@ impl PyTablebase {
         turns_left: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
         let counter = self.counter(counter)?;
-        let set = int_option(
-            RuleSet::builder().defaults(self.set),
-            RuleOption::TurnLimit,
-            turns_left,
-            RuleSetBuilder::turn_limit,
-        )?
-        .build()
-        .map_err(rule_error)?;
+        let set = self.with_turn_limit(turns_left)?;
         let pos = self.position_arg(pos)?;
-        let answer = py
-            .allow_threads(|| Answer::query(&self.tb, &pos, counter, set.turn_limit()))
-            .map_err(|e| probe_error(py, e))?;
+        let answer = self.read(py, |tb| Answer::query(tb, &pos, counter, set.turn_limit()))?;
         serde_json::to_string(&answer).map_err(|e| TablebaseError::new_err(e.to_string()))
     }
 
@@ -702,30 +691,12 @@ impl PyTablebase {
     ) -> PyResult<Option<String>> {
         let player: Player = player.parse().map_err(PyValueError::new_err)?;
         let counter = self.counter(counter)?;
-        let set = int_option(
-            RuleSet::builder().defaults(self.set),
-            RuleOption::TurnLimit,
-            turns_left,
-            RuleSetBuilder::turn_limit,
-        )?
-        .build()
-        .map_err(rule_error)?;
+        let set = self.with_turn_limit(turns_left)?;
         let pos = self.position_arg(pos)?;
-        let left = set.turn_limit();
-        let picked = py.allow_threads(|| {
-            let mut moves = self.tb.best_moves_at(&pos, counter)?;
-            rank_within_turns(&pos, &self.rules, &mut moves, left)?;
-            let spot = Spot {
-                pos: &pos,
-                counter,
-                turns_left: left,
-                moves: &moves,
-                seen: None,
-            };
-            let i = player.pick(&self.tb, spot, &mut Rng::new(seed))?;
-            Ok(i.map(|i| moves[i].mv))
-        });
-        let picked = picked.map_err(|e| probe_error(py, e))?;
+        let picked = self.read(py, |tb| {
+            let mut rng = Rng::new(seed);
+            choose_move(tb, &pos, counter, set.turn_limit(), player, &mut rng)
+        })?;
         Ok(picked.map(|m| m.notation(self.rules.board()).to_string()))
     }
 
@@ -740,9 +711,7 @@ impl PyTablebase {
     /// only: no distances, so no turn limit can be answered exactly from it.
     fn prove(&self, py: Python<'_>, pos: &Bound<'_, PyAny>) -> PyResult<PyProved> {
         let pos = self.position_arg(pos)?;
-        let proved: Proved = py
-            .allow_threads(|| self.tb.prove(&pos))
-            .map_err(|e| probe_error(py, e))?;
+        let proved: Proved = self.read(py, |tb| tb.prove(&pos))?;
         let moves = proved
             .moves
             .iter()
@@ -824,6 +793,30 @@ impl PyTablebase {
 }
 
 impl PyTablebase {
+    /// Runs `read` on the tables without holding the GIL; a read that fails is raised as
+    /// [`probe_error`] says.
+    fn read<T: Send>(
+        &self,
+        py: Python<'_>,
+        read: impl FnOnce(&Tablebase) -> Result<T, ProbeError> + Send,
+    ) -> PyResult<T> {
+        py.allow_threads(|| read(&self.tb))
+            .map_err(|e| probe_error(py, e))
+    }
+
+    /// The tablebase's rule set with the turn limit `turns_left` (None: none), checked as
+    /// everywhere.
+    fn with_turn_limit(&self, turns_left: Option<&Bound<'_, PyAny>>) -> PyResult<RuleSet> {
+        int_option(
+            RuleSet::builder().defaults(self.set),
+            RuleOption::TurnLimit,
+            turns_left,
+            RuleSetBuilder::turn_limit,
+        )?
+        .build()
+        .map_err(rule_error)
+    }
+
     /// The no-capture counter, checked against the rule as everywhere (0, the default, is
     /// accepted without the rule).
     fn counter(&self, counter: i64) -> PyResult<u32> {
@@ -849,7 +842,7 @@ impl PyTablebase {
         let text: String = obj
             .extract()
             .map_err(|_| PyValueError::new_err("expected a morris.Position or its notation"))?;
-        Position::parse(&text, &self.rules).map_err(|e| PyValueError::new_err(e.to_string()))
+        Position::parse(&text, &self.rules).map_err(value_error)
     }
 
     fn present_keys(&self) -> Vec<Key> {

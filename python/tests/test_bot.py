@@ -75,25 +75,25 @@ def test_against_random(db5):
         check(*play_out(tb, state, opponent))
 
 
-def test_against_mcts(db5):
+def check_against_mcts(db5, wins, draws, seed, mcts_seed, player="fastest"):
+    """Plays `player` from endgames of random play (`wins` won, `draws` drawn, from `seed`)
+    against an MCTS bot seeded `mcts_seed` plus the game's number."""
     tb = morris.Tablebase(db5)
     game = pyspiel.load_game(mo.GAME_NAME)
-    states = endgame_states(tb, wins=3, draws=2, seed=22)
+    states = endgame_states(tb, wins=wins, draws=draws, seed=seed)
     for i, state in enumerate(states):
-        evaluator = pyspiel.RandomRolloutEvaluator(1, 7 + i)
-        opponent = pyspiel.MCTSBot(game, evaluator, 2.0, 40, 100, False, 7 + i, False)
-        check(*play_out(tb, state, opponent))
+        evaluator = pyspiel.RandomRolloutEvaluator(1, mcts_seed + i)
+        opponent = pyspiel.MCTSBot(game, evaluator, 2.0, 40, 100, False, mcts_seed + i, False)
+        check(*play_out(tb, state, opponent, player))
+
+
+def test_against_mcts(db5):
+    check_against_mcts(db5, wins=3, draws=2, seed=22, mcts_seed=7)
 
 
 def test_ultra_keeps_every_value_against_mcts(db5):
     """The ultra choice among the best moves never gives up a value, turn limit included."""
-    tb = morris.Tablebase(db5)
-    game = pyspiel.load_game(mo.GAME_NAME)
-    states = endgame_states(tb, wins=3, draws=3, seed=23)
-    for i, state in enumerate(states):
-        evaluator = pyspiel.RandomRolloutEvaluator(1, 9 + i)
-        opponent = pyspiel.MCTSBot(game, evaluator, 2.0, 40, 100, False, 9 + i, False)
-        check(*play_out(tb, state, opponent, "ultra"))
+    check_against_mcts(db5, wins=3, draws=3, seed=23, mcts_seed=9, player="ultra")
 
 
 def test_choose_takes_a_move_of_the_best_value(db5):

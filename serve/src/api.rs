@@ -17,6 +17,8 @@ use morris_db::Key;
 use morris_engine::{for_each_move, Game, Move, Position, RuleSet, Rules};
 use morris_tablebase::analysis::{self, AnalysisError};
 use morris_tablebase::answer::{color_name, is_zeroing, Answer, AnswerRules, Over};
+use morris_tablebase::choice::{choose_move, Choice, Player};
+use morris_tablebase::rng::Rng;
 use morris_tablebase::tablebase::{ProbeError, Tablebase};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -252,6 +254,57 @@ pub async fn query(
         blocking(move || Answer::query(&tb, &pos, counter, set.turn_limit()).map_err(probe_error))
             .await?;
     Ok(Json(answer).into_response())
+}
+
+/// The parameters of `/api/choose` beside those every endpoint takes.
+#[derive(Deserialize)]
+pub struct ChooseParams {
+    /// As `morris arena` takes a player: `ultra` (the default), `random`, `fastest`,
+    /// `ultra@0.9`, `level1` … `level5`.
+    player: Option<String>,
+    /// Seed of the choice (0 by default): the same seed, the same move.
+    seed: Option<String>,
+}
+
+/// `GET /api/choose`: the move a player plays from a position (docs/player.md): the board's
+/// computer opponent. `{"move": "d6-d5", "player": "ultra"}`; `"move"` is `null` without a
+/// legal move.
+pub async fn choose(
+    State(state): State<Arc<AppState>>,
+    q: Result<Query<Params>, QueryRejection>,
+    c: Result<Query<ChooseParams>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let p = params(q)?;
+    let Query(c) =
+        c.map_err(|e| ApiError::bad(format!("malformed query string: {}", e.body_text())))?;
+    let player: Player = match c.player.as_deref().map(str::trim) {
+        None | Some("") => Player::perfect(Choice::Ultra),
+        Some(text) => text
+            .parse()
+            .map_err(|e| ApiError::bad(format!("player: {e}")))?,
+    };
+    let seed: u64 = match c.seed.as_deref().map(str::trim) {
+        None | Some("") => 0,
+        Some(text) => text.parse().map_err(|_| {
+            ApiError::bad(format!(
+                "seed: `{text}` is not a whole number from 0 to 18446744073709551615"
+            ))
+        })?,
+    };
+    let (set, counter) = p.query_rule_set(&state.default).map_err(ApiError::bad)?;
+    let pos = parse_position(&p, &set.rules())?;
+    let tb = state.tablebase(&set)?;
+    let board = set.rules().board();
+    let mv = blocking(move || {
+        let mut rng = Rng::new(seed);
+        choose_move(&tb, &pos, counter, set.turn_limit(), player, &mut rng).map_err(probe_error)
+    })
+    .await?;
+    Ok(Json(serde_json::json!({
+        "move": mv.map(|m| m.notation(board).to_string()),
+        "player": player.name(),
+    }))
+    .into_response())
 }
 
 /// The parameters of `/api/analyze` beside those every endpoint takes.

@@ -31,7 +31,7 @@ use std::sync::Arc;
 #[derive(clap::Args, Clone, Debug)]
 #[command(
     after_help = "The board is at http://ADDR/ (the position is in the URL, so it can be shared), the\n\
-statistics at http://ADDR/stats, the API at /api/query, /api/moves, /api/analyze, /api/games, /api/stats.\n\n\
+statistics at http://ADDR/stats, the API at /api/query, /api/moves, /api/analyze, /api/choose, /api/games, /api/stats.\n\n\
 Examples:\n  morris serve --db dbs/nine\n  morris serve --db dbs/nine --rules no-capture-50\n  morris serve --db dbs/s3 --stones 3 --addr 127.0.0.1:9000"
 )]
 pub struct Args {
@@ -109,6 +109,7 @@ fn router(state: Arc<AppState>) -> Router {
     let api = Router::new()
         .route("/api/query", get(api::query))
         .route("/api/analyze", get(api::analyze))
+        .route("/api/choose", get(api::choose))
         .route("/api/moves", get(api::moves))
         .route("/api/games", get(api::games))
         .route("/api/stats", get(api::key_stats))

@@ -501,6 +501,20 @@ code{font-size:12px}
 /// The statistics as one HTML page. `served`: positions link to the board of the server.
 pub fn render_page(set: &RuleSet, c: &Computed, served: Option<()>) -> String {
     let mut s = String::new();
+    page_head(&mut s, set, c, served);
+    if c.keys.iter().map(|r| r.classes()).sum::<u64>() > 0 {
+        summary(&mut s, set, c);
+        distances(&mut s, set, c);
+        longest_wins(&mut s, set, c, served);
+        key_table(&mut s, set, c, served);
+    }
+    skipped(&mut s, c);
+    s.push_str("</main></body></html>\n");
+    s
+}
+
+/// The document's head, the title bar, and what the page counts.
+fn page_head(s: &mut String, set: &RuleSet, c: &Computed, served: Option<()>) {
     let title = format!("morris statistics: {}", describe(set));
     let _ = write!(
         s,
@@ -522,180 +536,193 @@ pub fn render_page(set: &RuleSet, c: &Computed, served: Option<()>) -> String {
     if c.keys.is_empty() {
         s.push_str("<p><b>No key of this rule set is on disk.</b> Build it with <code>morris solve</code>.</p>");
     }
+}
+
+/// The cards of the totals, and the values per key.
+fn summary(s: &mut String, set: &RuleSet, c: &Computed) {
     let (mut w, mut d, mut l) = (0, 0, 0);
-    let mut win = Vec::new();
-    let mut loss = Vec::new();
-    let mut dtz = Vec::new();
     for r in &c.keys {
         let seg = segments(r);
         w += seg[0].1;
         l += seg[seg.len() - 1].1;
         d += seg[1..seg.len() - 1].iter().map(|x| x.1).sum::<u64>();
+    }
+    let total = w + d + l;
+    let longest = c
+        .keys
+        .iter()
+        .filter_map(|r| r.longest_win.as_ref().map(|x| x.plies))
+        .max();
+    let rule_word = if set.moves_without_capture().is_some() {
+        " (under the rule, at counter 0)"
+    } else {
+        ""
+    };
+    let _ = write!(
+        s,
+        "<div class=\"cards\"><div class=\"card\"><b>{}</b>classes in {} keys</div>\
+         <div class=\"card\"><b style=\"color:{WIN}\">{:.2}%</b>wins for the side to move{rule_word}</div>\
+         <div class=\"card\"><b style=\"color:{DRAW}\">{:.2}%</b>draws{rule_word}</div>\
+         <div class=\"card\"><b style=\"color:{LOSS}\">{:.2}%</b>losses{rule_word}</div>\
+         <div class=\"card\"><b>{}</b>plies: the longest win</div></div>",
+        thousands(total),
+        c.keys.len(),
+        pct(w, total),
+        pct(d, total),
+        pct(l, total),
+        longest.map_or("-".to_string(), |p| p.to_string())
+    );
+    s.push_str("<h2>Values per key</h2>");
+    s.push_str(&values_chart(&c.keys));
+}
+
+/// The distances over every key shown: to the end, and under the rule to zeroing.
+fn distances(s: &mut String, set: &RuleSet, c: &Computed) {
+    let (mut win, mut loss, mut dtz) = (Vec::new(), Vec::new(), Vec::new());
+    for r in &c.keys {
         add_counts(&mut win, &r.win_plies);
         add_counts(&mut loss, &r.loss_plies);
         if let Some(q) = &r.rule {
             add_counts(&mut dtz, &q.dtz);
         }
     }
-    let total = w + d + l;
-    if total > 0 {
-        let longest = c
-            .keys
-            .iter()
-            .filter_map(|r| r.longest_win.as_ref().map(|x| x.plies))
-            .max();
-        let rule_word = if set.moves_without_capture().is_some() {
-            " (under the rule, at counter 0)"
-        } else {
-            ""
-        };
+    s.push_str("<h2>Distances to the end of the game</h2><p>Classes by the number of plies to the end under perfect play, over every key shown: wins for the side to move above the axis, losses below.</p>");
+    s.push_str(&histogram(
+        &[("wins", &win, WIN), ("losses", &loss, LOSS)],
+        900,
+        260,
+        true,
+    ));
+    if set.moves_without_capture().is_some() && !dtz.is_empty() {
+        s.push_str("<h2>Distances to zeroing under the rule</h2><p>Wins and losses the no-capture rule keeps, by the plies to the zeroing ply (capture, placement or blocking move) that settles them.</p>");
+        s.push_str(&histogram(&[("dtz", &dtz, "#1971c2")], 900, 200, true));
+    }
+}
+
+/// The twelve longest wins, one per key, drawn.
+fn longest_wins(s: &mut String, set: &RuleSet, c: &Computed, served: Option<()>) {
+    let mut longest: Vec<(&KeyReport, &Longest)> = c
+        .keys
+        .iter()
+        .filter_map(|r| r.longest_win.as_ref().map(|x| (&**r, x)))
+        .collect();
+    longest.sort_by(|a, b| b.1.plies.cmp(&a.1.plies).then(a.0.key.cmp(&b.0.key)));
+    s.push_str("<h2>Longest wins</h2><p>Per key, the position won in the most plies (the first of them in index order)");
+    s.push_str(if served.is_some() {
+        "; click one to study it on the board.</p>"
+    } else {
+        ".</p>"
+    });
+    s.push_str("<div class=\"long\">");
+    for (r, x) in longest.iter().take(12) {
+        let fig = format!(
+            "{}<figcaption>{} &middot; win in {}<br><code>{}</code></figcaption>",
+            board_svg(&set.rules(), &x.position, 150),
+            esc(&r.key),
+            x.plies,
+            esc(&x.position)
+        );
+        match served {
+            Some(()) => {
+                let _ = write!(
+                    s,
+                    "<a class=\"pos\" href=\"{}\"><figure>{fig}</figure></a>",
+                    esc(&board_link(set, &x.position))
+                );
+            }
+            None => {
+                let _ = write!(s, "<figure>{fig}</figure>");
+            }
+        }
+    }
+    s.push_str("</div>");
+}
+
+/// A row a key: its counts, its longest win and loss, its distances.
+fn key_table(s: &mut String, set: &RuleSet, c: &Computed, served: Option<()>) {
+    s.push_str("<h2>Per key</h2><table><tr><th class=\"l\">key</th><th>slots</th><th>classes</th>");
+    if set.moves_without_capture().is_some() {
+        s.push_str("<th>wins</th><th>cursed wins</th><th>draws</th><th>blessed losses</th><th>losses</th><th>max dtz</th>");
+    } else {
+        s.push_str("<th>wins</th><th>draws</th><th>losses</th><th>win %</th>");
+    }
+    s.push_str("<th>longest win</th><th>longest loss</th><th class=\"l\">distances</th></tr>");
+    for r in &c.keys {
         let _ = write!(
             s,
-            "<div class=\"cards\"><div class=\"card\"><b>{}</b>classes in {} keys</div>\
-             <div class=\"card\"><b style=\"color:{WIN}\">{:.2}%</b>wins for the side to move{rule_word}</div>\
-             <div class=\"card\"><b style=\"color:{DRAW}\">{:.2}%</b>draws{rule_word}</div>\
-             <div class=\"card\"><b style=\"color:{LOSS}\">{:.2}%</b>losses{rule_word}</div>\
-             <div class=\"card\"><b>{}</b>plies: the longest win</div></div>",
-            thousands(total),
-            c.keys.len(),
-            pct(w, total),
-            pct(d, total),
-            pct(l, total),
-            longest.map_or("-".to_string(), |p| p.to_string())
+            "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td>",
+            esc(&r.key),
+            thousands(r.slots),
+            thousands(r.classes())
         );
-        s.push_str("<h2>Values per key</h2>");
-        s.push_str(&values_chart(&c.keys));
-        s.push_str("<h2>Distances to the end of the game</h2><p>Classes by the number of plies to the end under perfect play, over every key shown: wins for the side to move above the axis, losses below.</p>");
-        s.push_str(&histogram(
-            &[("wins", &win, WIN), ("losses", &loss, LOSS)],
-            900,
-            260,
-            true,
-        ));
-        if set.moves_without_capture().is_some() && !dtz.is_empty() {
-            s.push_str("<h2>Distances to zeroing under the rule</h2><p>Wins and losses the no-capture rule keeps, by the plies to the zeroing ply (capture, placement or blocking move) that settles them.</p>");
-            s.push_str(&histogram(&[("dtz", &dtz, "#1971c2")], 900, 200, true));
+        match &r.rule {
+            Some(q) => {
+                let _ = write!(
+                    s,
+                    "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+                    thousands(q.wins),
+                    thousands(q.cursed_wins),
+                    thousands(q.draws),
+                    thousands(q.blessed_losses),
+                    thousands(q.losses),
+                    q.max_dtz.map_or("-".to_string(), |d| d.to_string())
+                );
+            }
+            None => {
+                let _ = write!(
+                    s,
+                    "<td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td>",
+                    thousands(r.wins),
+                    thousands(r.draws),
+                    thousands(r.losses),
+                    pct(r.wins, r.classes())
+                );
+            }
         }
-        // The longest wins.
-        let mut longest: Vec<(&KeyReport, &Longest)> = c
-            .keys
-            .iter()
-            .filter_map(|r| r.longest_win.as_ref().map(|x| (&**r, x)))
-            .collect();
-        longest.sort_by(|a, b| b.1.plies.cmp(&a.1.plies).then(a.0.key.cmp(&b.0.key)));
-        s.push_str("<h2>Longest wins</h2><p>Per key, the position won in the most plies (the first of them in index order)");
-        s.push_str(if served.is_some() {
-            "; click one to study it on the board.</p>"
-        } else {
-            ".</p>"
-        });
-        s.push_str("<div class=\"long\">");
-        for (r, x) in longest.iter().take(12) {
-            let fig = format!(
-                "{}<figcaption>{} &middot; win in {}<br><code>{}</code></figcaption>",
-                board_svg(&set.rules(), &x.position, 150),
-                esc(&r.key),
-                x.plies,
-                esc(&x.position)
-            );
-            match served {
-                Some(()) => {
+        for x in [&r.longest_win, &r.longest_loss] {
+            match (x, served) {
+                (None, _) => s.push_str("<td>-</td>"),
+                (Some(x), Some(())) => {
                     let _ = write!(
                         s,
-                        "<a class=\"pos\" href=\"{}\"><figure>{fig}</figure></a>",
-                        esc(&board_link(set, &x.position))
+                        "<td><a href=\"{}\" title=\"{}\">{}</a></td>",
+                        esc(&board_link(set, &x.position)),
+                        esc(&x.position),
+                        x.plies
                     );
                 }
-                None => {
-                    let _ = write!(s, "<figure>{fig}</figure>");
+                (Some(x), None) => {
+                    let _ = write!(s, "<td title=\"{}\">{}</td>", esc(&x.position), x.plies);
                 }
             }
         }
-        s.push_str("</div>");
-        // The table.
-        s.push_str(
-            "<h2>Per key</h2><table><tr><th class=\"l\">key</th><th>slots</th><th>classes</th>",
+        let _ = write!(
+            s,
+            "<td class=\"l\">{}</td></tr>",
+            histogram(
+                &[("wins", &r.win_plies, WIN), ("losses", &r.loss_plies, LOSS)],
+                160,
+                30,
+                false
+            )
         );
-        if set.moves_without_capture().is_some() {
-            s.push_str("<th>wins</th><th>cursed wins</th><th>draws</th><th>blessed losses</th><th>losses</th><th>max dtz</th>");
-        } else {
-            s.push_str("<th>wins</th><th>draws</th><th>losses</th><th>win %</th>");
-        }
-        s.push_str("<th>longest win</th><th>longest loss</th><th class=\"l\">distances</th></tr>");
-        for r in &c.keys {
-            let _ = write!(
-                s,
-                "<tr><td class=\"l\">{}</td><td>{}</td><td>{}</td>",
-                esc(&r.key),
-                thousands(r.slots),
-                thousands(r.classes())
-            );
-            match &r.rule {
-                Some(q) => {
-                    let _ = write!(
-                        s,
-                        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
-                        thousands(q.wins),
-                        thousands(q.cursed_wins),
-                        thousands(q.draws),
-                        thousands(q.blessed_losses),
-                        thousands(q.losses),
-                        q.max_dtz.map_or("-".to_string(), |d| d.to_string())
-                    );
-                }
-                None => {
-                    let _ = write!(
-                        s,
-                        "<td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td>",
-                        thousands(r.wins),
-                        thousands(r.draws),
-                        thousands(r.losses),
-                        pct(r.wins, r.classes())
-                    );
-                }
-            }
-            for x in [&r.longest_win, &r.longest_loss] {
-                match (x, served) {
-                    (None, _) => s.push_str("<td>-</td>"),
-                    (Some(x), Some(())) => {
-                        let _ = write!(
-                            s,
-                            "<td><a href=\"{}\" title=\"{}\">{}</a></td>",
-                            esc(&board_link(set, &x.position)),
-                            esc(&x.position),
-                            x.plies
-                        );
-                    }
-                    (Some(x), None) => {
-                        let _ = write!(s, "<td title=\"{}\">{}</td>", esc(&x.position), x.plies);
-                    }
-                }
-            }
-            let _ = write!(
-                s,
-                "<td class=\"l\">{}</td></tr>",
-                histogram(
-                    &[("wins", &r.win_plies, WIN), ("losses", &r.loss_plies, LOSS)],
-                    160,
-                    30,
-                    false
-                )
-            );
-        }
-        s.push_str("</table>");
     }
-    if !c.skipped.is_empty() {
-        s.push_str("<h2>Keys not shown</h2><table><tr><th class=\"l\">key</th><th>slots</th><th class=\"l\">why</th></tr>");
-        for (k, n, why) in &c.skipped {
-            let _ = write!(
-                s,
-                "<tr><td class=\"l\">{k}</td><td>{}</td><td class=\"l\">{}</td></tr>",
-                thousands(*n),
-                esc(why)
-            );
-        }
-        s.push_str("</table>");
+    s.push_str("</table>");
+}
+
+/// The keys of the plan not shown, with why.
+fn skipped(s: &mut String, c: &Computed) {
+    if c.skipped.is_empty() {
+        return;
     }
-    s.push_str("</main></body></html>\n");
-    s
+    s.push_str("<h2>Keys not shown</h2><table><tr><th class=\"l\">key</th><th>slots</th><th class=\"l\">why</th></tr>");
+    for (k, n, why) in &c.skipped {
+        let _ = write!(
+            s,
+            "<tr><td class=\"l\">{k}</td><td>{}</td><td class=\"l\">{}</td></tr>",
+            thousands(*n),
+            esc(why)
+        );
+    }
+    s.push_str("</table>");
 }

@@ -23,6 +23,7 @@ const S = {
   pending: null,   // moves that differ only by their capture, waiting for the choice
   hint: true,
   computer: "none",
+  player: "ultra",
   edit: null,      // {white:Set, black:Set, wh, bh, side} while editing
   seq: 0,          // answers to older requests are dropped
   timer: null,
@@ -89,6 +90,7 @@ function readUrl() {
   S.pos = q.get("position") || "startpos";
   S.hint = q.get("hint") !== "0";
   S.computer = q.get("computer") || "none";
+  S.player = q.get("player") || "ultra";
 }
 
 function writeUrl() {
@@ -98,6 +100,7 @@ function writeUrl() {
   p.set("position", S.pos);
   if (!S.hint) p.set("hint", "0");
   if (S.computer !== "none") p.set("computer", S.computer);
+  if (S.player !== "ultra") p.set("player", S.player);
   history.replaceState(null, "", "?" + p.toString());
   $("stats-link").href = "/stats?" + ruleParams().toString();
 }
@@ -189,13 +192,27 @@ function restore(st) {
   load();
 }
 
-/** The perfect player moves when it is its turn: the first move of the ranked list. */
+/** The computer moves when it is its turn: the move its player picks (/api/choose, the
+ *  library's choice among the best moves, or a level's), seeded by the ply so that a game
+ *  replays. */
 function maybeComputer() {
   if (!S.answer || !S.valued || finished() || S.edit) return;
   const side = S.answer.side;
   if (S.computer === "both" || S.computer === side) {
     const seq = S.seq;
-    S.timer = setTimeout(() => { if (seq === S.seq) play(S.answer.moves[0]); }, 450);
+    S.timer = setTimeout(async () => {
+      if (seq !== S.seq) return;
+      const p = ruleParams();
+      p.set("position", S.pos);
+      if (S.rules.nc) p.set("counter", String(S.counter));
+      if (S.rules.turns != null) p.set("turns_left", String(S.rules.turns));
+      p.set("player", S.player);
+      p.set("seed", String(S.history.length));
+      const r = await api("/api/choose", p);
+      if (seq !== S.seq) return;
+      if (!r.ok) { showError(r.body); return; }
+      play(S.answer.moves.find((m) => m.move === r.body.move));
+    }, 450);
   }
 }
 
@@ -624,6 +641,7 @@ function syncControls() {
   $("nc").value = S.rules.nc ? S.rules.nc : "";
   $("hint").checked = S.hint;
   $("computer").value = S.computer;
+  $("player").value = S.player;
   $("turns").disabled = !!S.rules.nc;
   $("nc").disabled = S.rules.turns != null;
 }
@@ -665,6 +683,7 @@ function wire() {
   $("best").addEventListener("click", bestMove);
   $("hint").addEventListener("change", () => { S.hint = $("hint").checked; writeUrl(); render(); });
   $("computer").addEventListener("change", () => { S.computer = $("computer").value; writeUrl(); maybeComputer(); });
+  $("player").addEventListener("change", () => { S.player = $("player").value; writeUrl(); maybeComputer(); });
   $("go").addEventListener("click", () => { S.pos = $("position").value.trim() || "startpos"; S.history = []; S.redo = []; S.counter = 0; load(); });
   $("position").addEventListener("keydown", (e) => { if (e.key === "Enter") $("go").click(); });
   $("copy").addEventListener("click", async () => {

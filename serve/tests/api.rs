@@ -3,116 +3,42 @@
 //! missing table, malformed requests, the bounds, and a few hundred concurrent requests.
 //! All traffic goes to 127.0.0.1 and every loop is bounded in count and time.
 
+mod common;
+
+use common::{built, enc, get, request, serve_args, three_stones, Reply};
 use morris_db::format::Metric;
 use morris_engine::{legal_moves, Game, Position, Rules};
 use morris_serve::{spawn, Args, ReportArgs, RuleOptions, Running};
-use morris_solver::progress::Silent;
-use morris_solver::solve::{solve, Job};
 use morris_tablebase::store::Store;
 use morris_tablebase::tablebase::Tablebase;
 use serde_json::Value;
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 const N: u16 = 8;
 
-fn three_stones() -> Rules {
-    Rules {
-        stones: 3,
-        ..Rules::nine()
-    }
-}
-
 /// The 3-stone Nine Men's Morris (plain and under the rule with N = 8) and Three Men's Morris,
 /// built once for every test of this file.
 fn db() -> &'static Path {
     static DB: OnceLock<PathBuf> = OnceLock::new();
     DB.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("morris-serve-api-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let job = |max_stones| Job {
-            max_stones,
-            only: None,
-            placement: true,
-            stop_after_files: None,
-        };
-        for metric in [Metric::Plain, Metric::NoCapture(N)] {
-            let mut store = Store::with_metric(&dir, three_stones(), metric);
-            solve(&mut store, &job(3), &Silent).unwrap();
-        }
-        let mut store = Store::new(&dir, Rules::standard(Game::Three));
-        solve(&mut store, &job(3), &Silent).unwrap();
-        dir
+        built(&[
+            (three_stones(), Metric::Plain),
+            (three_stones(), Metric::NoCapture(N)),
+            (Rules::standard(Game::Three), Metric::Plain),
+        ])
     })
 }
 
 fn args(rate: u32, cors: bool) -> Args {
-    Args {
-        db: db().to_path_buf(),
-        addr: "127.0.0.1:0".parse().unwrap(),
-        rules: RuleOptions {
-            stones: Some(3),
-            ..RuleOptions::standard(Game::Nine)
-        },
-        rate,
-        cors,
-        stats_max_slots: 10_000_000,
-    }
+    serve_args(db(), rate, cors)
 }
 
 fn server() -> Running {
     spawn(args(1_000_000, false)).unwrap()
-}
-
-struct Reply {
-    status: u16,
-    headers: String,
-    body: String,
-}
-
-impl Reply {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
-    }
-}
-
-/// One HTTP/1.1 request on its own connection, with a deadline.
-fn request(addr: SocketAddr, method: &str, target: &str) -> Reply {
-    let mut s = TcpStream::connect_timeout(&addr, Duration::from_secs(5)).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    write!(
-        s,
-        "{method} {target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).unwrap();
-    let text = String::from_utf8(raw).unwrap();
-    let (head, body) = text.split_once("\r\n\r\n").expect("a header");
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    Reply {
-        status,
-        headers: head.to_ascii_lowercase(),
-        body: body.to_string(),
-    }
-}
-
-fn get(addr: SocketAddr, target: &str) -> Reply {
-    request(addr, "GET", target)
-}
-
-/// A query string value, percent-encoded.
-fn enc(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 const GASSER: &str = "W:d7,g1,g7 B:a4,d5,g4 b 0 0";

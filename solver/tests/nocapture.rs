@@ -1,6 +1,9 @@
 //! The no-capture rule's tables: equal to the plain values when the limit is out of reach,
 //! monotone in the limit, verified forward, and a damaged entry caught.
 
+mod common;
+
+use common::Damaged;
 use morris_db::format::Metric;
 use morris_db::plan::UnitKind;
 use morris_db::{Key, Outcome, Value};
@@ -8,7 +11,7 @@ use morris_engine::{Color, Position, Rules};
 use morris_solver::progress::Silent;
 use morris_solver::solution::Solution;
 use morris_solver::verify::verify_key;
-use morris_tablebase::{Located, Lookup};
+use morris_tablebase::Lookup;
 
 fn nine(stones: u8, flying: bool) -> Rules {
     Rules {
@@ -104,27 +107,6 @@ fn monotone_in_the_limit() {
     assert!(cursed[2] > 0, "{cursed:?}");
 }
 
-/// A solution with one position's stored outcome replaced.
-struct Damaged<'a> {
-    inner: &'a Solution,
-    target: Position,
-    value: Outcome,
-}
-
-impl Lookup for Damaged<'_> {
-    fn probe(&self, pos: &Position) -> Located {
-        if *pos == self.target {
-            Located::known(self.value)
-        } else {
-            self.inner.probe(pos)
-        }
-    }
-
-    fn read(&self, probe: Located) -> Outcome {
-        self.inner.read(probe)
-    }
-}
-
 #[test]
 fn verify_passes_and_catches_damage() {
     for (rules, n) in [
@@ -157,7 +139,7 @@ fn verify_passes_and_catches_damage() {
         };
         let damaged = Damaged {
             inner: &sol,
-            target,
+            hit: |pos: &Position| *pos == target,
             value,
         };
         let r = verify_key(&rules, metric, key, &damaged, 100, &Silent);

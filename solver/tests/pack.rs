@@ -3,42 +3,22 @@
 //! by the reader; a damaged block or a missing file is an error naming the file, never a wrong
 //! answer.
 
+mod common;
+
+use common::{job, nine_with, scratch, solve_keys};
 use morris_db::format::{Checks, DbError, Metric};
 use morris_db::{Index, Key, Outcome, Value};
 use morris_engine::{Color, Game, Position, Rules};
 use morris_packed::{packed_file_name, Kind, PackedTable};
 use morris_solver::pack::{pack_key, verify_key, PackOptions, Sets};
 use morris_solver::progress::Silent;
-use morris_solver::solve::{solve, steps, Job};
+use morris_solver::solve::solve;
 use morris_tablebase::answer::{Answer, Source};
 use morris_tablebase::packed::{is_searched, PackedSet};
 use morris_tablebase::store::Store;
 use morris_tablebase::tablebase::{ProbeError, Tablebase};
 use morris_tablebase::{Found, Lookup};
-use std::path::{Path, PathBuf};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morris-pack-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn rules(stones: u8) -> Rules {
-    Rules {
-        stones,
-        ..Rules::nine()
-    }
-}
-
-fn job(stones: u8, placement: bool) -> Job {
-    Job {
-        max_stones: stones,
-        only: None,
-        placement,
-        stop_after_files: None,
-    }
-}
+use std::path::Path;
 
 /// Solves a reduced game into `dir` and packs it into `out` (small blocks, so that keys
 /// span many blocks and the fill crosses block boundaries), leaving out the weaker side's
@@ -47,7 +27,7 @@ fn solve_and_pack(dir: &Path, out: &Path, stones: u8, placement: bool, metric: M
     solve_and_pack_with(
         dir,
         out,
-        rules(stones),
+        nine_with(stones),
         placement,
         metric,
         metric == Metric::Plain,
@@ -67,12 +47,7 @@ fn solve_and_pack_with(
         solve(&mut Store::new(dir, rules), &job, &Silent).unwrap();
     }
     let mut store = Store::with_metric(dir, rules, metric);
-    solve(&mut store, &job, &Silent).unwrap();
-    let keys: Vec<Key> = steps(&rules, &job)
-        .unwrap()
-        .iter()
-        .flat_map(|s| s.keys())
-        .collect();
+    let keys = solve_keys(&mut store, &rules, &job);
     let options = PackOptions {
         kinds: vec![Kind::Wdl, Kind::Distance],
         // Not a multiple of five: most blocks end in a partial byte.
@@ -98,7 +73,7 @@ fn check_every_position(dir: &Path, out: &Path, stones: u8, keys: &[Key], metric
     check_every_position_with(
         dir,
         out,
-        rules(stones),
+        nine_with(stones),
         keys,
         metric,
         metric == Metric::Plain,
@@ -198,8 +173,8 @@ fn every_game_every_position() {
 #[test]
 fn both_sides_packed_every_position() {
     let (dir, out) = (scratch("dbb"), scratch("pb"));
-    let keys = solve_and_pack_with(&dir, &out, rules(3), true, Metric::Plain, false);
-    check_every_position_with(&dir, &out, rules(3), &keys, Metric::Plain, false);
+    let keys = solve_and_pack_with(&dir, &out, nine_with(3), true, Metric::Plain, false);
+    check_every_position_with(&dir, &out, nine_with(3), &keys, Metric::Plain, false);
 }
 
 /// A key without a file is searched only where the set says it leaves such keys out: with
@@ -207,7 +182,7 @@ fn both_sides_packed_every_position() {
 /// an error naming it.
 #[test]
 fn a_missing_file_is_an_error_not_a_search() {
-    let rules = rules(4);
+    let rules = nine_with(4);
     let pos = morris_engine::Position::parse("W:a1,d1,g1 B:a7,d7,g7,b4 w 0 0", &rules).unwrap();
     // White to move with fewer stones: a key the plain set leaves out.
     let key = morris_tablebase::key_of(&pos);
@@ -261,7 +236,7 @@ fn no_capture_rule_tables_pack_too() {
 fn a_damaged_block_is_an_error_naming_file_and_block() {
     let (dir, out) = (scratch("dbd"), scratch("pd"));
     let keys = solve_and_pack(&dir, &out, 3, false, Metric::Plain);
-    let rules = rules(3);
+    let rules = nine_with(3);
     let key = *keys.last().unwrap();
     let path = out.join(packed_file_name(&rules, Metric::Plain, key, Kind::Distance));
     let table = PackedTable::open_any(&path).unwrap();
@@ -337,7 +312,7 @@ impl Lookup for Shifted<'_> {
 fn verify_reports_a_position_that_differs() {
     let (dir, out) = (scratch("dbv"), scratch("pv"));
     let keys = solve_and_pack(&dir, &out, 4, false, Metric::Plain);
-    let rules = rules(4);
+    let rules = nine_with(4);
     let store = Store::new(&dir, rules);
     for k in &keys {
         store.open(*k, Checks::default()).unwrap();
@@ -368,7 +343,7 @@ fn verify_reports_a_position_that_differs() {
 #[test]
 fn a_tablebase_answers_from_a_values_only_set() {
     let (dir, out) = (scratch("dbvo"), scratch("pvo"));
-    let rules = rules(4);
+    let rules = nine_with(4);
     let keys = solve_and_pack_with(&dir, &out, rules, true, Metric::Plain, true);
     for &key in &keys {
         let _ = std::fs::remove_file(out.join(packed_file_name(
@@ -456,7 +431,7 @@ fn a_tablebase_answers_from_a_values_only_set() {
 #[test]
 fn a_damaged_block_under_concurrent_probes_never_gives_a_wrong_value() {
     let (dir, out) = (scratch("dbcc"), scratch("pcc"));
-    let rules = rules(3);
+    let rules = nine_with(3);
     let keys = solve_and_pack_with(&dir, &out, rules, false, Metric::Plain, false);
     let key = *keys.last().unwrap();
     let path = out.join(packed_file_name(&rules, Metric::Plain, key, Kind::Distance));

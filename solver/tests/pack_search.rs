@@ -4,25 +4,18 @@
 //! the side to move is one stone behind and both sides have stones in hand; the full minimax
 //! on a sample of them). `pack.rs` checks every position of every key of smaller games.
 
+mod common;
+
+use common::{job, nine_with, scratch, solve_keys};
 use morris_db::format::{Checks, Metric};
 use morris_db::{Key, Outcome, Value};
 use morris_engine::{Color, Position, Rules};
 use morris_packed::Kind;
 use morris_solver::pack::{pack_key, PackOptions};
-use morris_solver::progress::Silent;
-use morris_solver::solve::{solve, steps, Job};
 use morris_tablebase::packed::{is_searched, search, PackedSet, Symbol};
 use morris_tablebase::store::Store;
 use morris_tablebase::{key_of, lost_already};
 use rayon::prelude::*;
-use std::path::PathBuf;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morris-psearch-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// The reader as it was: the full minimax over every move, searched children searched in
 /// full in turn.
@@ -49,24 +42,10 @@ fn chains(key: Key) -> bool {
 #[test]
 fn pruned_search_equals_full_minimax_and_tables() {
     let stones = 5;
-    let rules = Rules {
-        stones,
-        ..Rules::nine()
-    };
+    let rules = nine_with(stones);
     let (dir, out) = (scratch("db"), scratch("p"));
-    let job = Job {
-        max_stones: stones,
-        only: None,
-        placement: true,
-        stop_after_files: None,
-    };
     let mut store = Store::new(&dir, rules);
-    solve(&mut store, &job, &Silent).unwrap();
-    let keys: Vec<Key> = steps(&rules, &job)
-        .unwrap()
-        .iter()
-        .flat_map(|s| s.keys())
-        .collect();
+    let keys = solve_keys(&mut store, &rules, &job(stones, true));
     let options = PackOptions {
         kinds: vec![Kind::Wdl, Kind::Distance],
         value_block_slots: 20_480,

@@ -1,6 +1,9 @@
 //! A placement key solved range by range (the jobs of a cluster workflow) and joined is the
 //! table of a single run, byte for byte, whatever the split; unit jobs skip complete outputs.
 
+mod common;
+
+use common::{job, scratch};
 use morris_db::format::Metric;
 use morris_db::plan::{KeyGraph, UnitKind};
 use morris_db::slots;
@@ -8,16 +11,9 @@ use morris_engine::Rules;
 use morris_solver::placement::part::{part_path, parts, split};
 use morris_solver::progress::Silent;
 use morris_solver::solve::unit::{check, is_done, solve_unit, Part};
-use morris_solver::solve::{solve, Job, Step};
+use morris_solver::solve::{solve, Step};
 use morris_tablebase::store::Store;
-use std::path::{Path, PathBuf};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morris-parts-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use std::path::Path;
 
 fn copy_all(from: &Path, to: &Path) {
     for e in std::fs::read_dir(from).unwrap() {
@@ -32,12 +28,7 @@ fn copy_all(from: &Path, to: &Path) {
 fn any_split_joins_into_the_single_run_table() {
     let rules = Rules::nine().with_stones(4).unwrap();
     let single = scratch("single");
-    let job = Job {
-        max_stones: 4,
-        only: None,
-        placement: true,
-        stop_after_files: None,
-    };
+    let job = job(4, true);
     for metric in [Metric::Plain, Metric::NoCapture(20)] {
         solve(
             &mut Store::with_metric(&single, rules, metric),
@@ -114,14 +105,8 @@ fn any_split_joins_into_the_single_run_table() {
 fn a_missing_range_is_an_error() {
     let rules = Rules::nine().with_stones(3).unwrap();
     let dir = scratch("missing");
-    let job = Job {
-        max_stones: 3,
-        only: None,
-        placement: true,
-        stop_after_files: None,
-    };
     let mut store = Store::new(&dir, rules);
-    solve(&mut store, &job, &Silent).unwrap();
+    solve(&mut store, &job(3, true), &Silent).unwrap();
     let graph = KeyGraph::new(&rules, 3);
     let unit = graph
         .placement()

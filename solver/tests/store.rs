@@ -1,28 +1,20 @@
 //! A store hashes a table file once: opened again unchanged it is not hashed again, but a file
 //! replaced since (a new inode, as every writer of tables makes) is checked in full.
 
+mod common;
+
+use common::{job, nine_with, scratch};
 use morris_db::format::{Checks, DbError};
 use morris_db::Key;
-use morris_engine::Rules;
 use morris_solver::progress::Silent;
-use morris_solver::solve::{solve, Job};
+use morris_solver::solve::solve;
 use morris_tablebase::store::Store;
 
 #[test]
 fn a_replaced_table_is_hashed_again() {
-    let dir = std::env::temp_dir().join(format!("morris-store-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let rules = Rules {
-        stones: 4,
-        ..Rules::nine()
-    };
-    let job = Job {
-        max_stones: 4,
-        only: None,
-        placement: false,
-        stop_after_files: None,
-    };
-    solve(&mut Store::new(&dir, rules), &job, &Silent).unwrap();
+    let dir = scratch("replaced");
+    let rules = nine_with(4);
+    solve(&mut Store::new(&dir, rules), &job(4, false), &Silent).unwrap();
     let key = Key::moving(4, 3);
     let mut store = Store::new(&dir, rules);
     store.check(key).unwrap();

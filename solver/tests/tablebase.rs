@@ -1,50 +1,32 @@
 //! The embeddable reader: answers equal to the solution it reads, errors as values (a missing
 //! file, a damaged one, a position outside the game, a counter past the limit), never panics.
 
+mod common;
+
+use common::{job, nine_with, scratch};
 use morris_db::format::Metric;
 use morris_db::{Outcome, Value};
 use morris_engine::{legal_moves, Position, Rules};
 use morris_solver::progress::Silent;
 use morris_solver::solution::Solution;
-use morris_solver::solve::{solve, Job};
+use morris_solver::solve::solve;
 use morris_tablebase::store::Store;
 use morris_tablebase::tablebase::{ProbeError, Tablebase};
 use morris_tablebase::{Found, Lookup};
 use proptest::prelude::*;
-use std::path::PathBuf;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morris-tb-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn three() -> Rules {
-    Rules {
-        stones: 3,
-        ..Rules::nine()
-    }
-}
 
 /// Builds the whole 3-stone game on disk, plain and under the rule with N = 8.
 fn build(dir: &std::path::Path) {
-    let job = Job {
-        max_stones: 3,
-        only: None,
-        placement: true,
-        stop_after_files: None,
-    };
     for metric in [Metric::Plain, Metric::NoCapture(8)] {
-        let mut store = Store::with_metric(dir, three(), metric);
-        solve(&mut store, &job, &Silent).unwrap();
+        let mut store = Store::with_metric(dir, nine_with(3), metric);
+        solve(&mut store, &job(3, true), &Silent).unwrap();
     }
 }
 
 #[test]
 fn answers_as_the_solution_and_fails_cleanly() {
     let dir = scratch("answers");
-    let rules = three();
+    let rules = nine_with(3);
     // Nothing built yet: every probe is a MissingTable naming the command that builds it.
     let tb = Tablebase::open(&dir, rules).unwrap();
     match tb.probe(&Position::start(&rules)) {

@@ -1,37 +1,15 @@
 //! Forward verification of solved keys: clean on a correct solve, loud on a damaged entry;
 //! and solving is deterministic.
 
+mod common;
+
+use common::Damaged;
 use morris_db::format::Metric;
 use morris_db::{Key, Outcome};
 use morris_engine::{Position, Rules};
 use morris_solver::progress::Silent;
 use morris_solver::solution::Solution;
 use morris_solver::verify::verify_key;
-use morris_tablebase::{Located, Lookup};
-
-/// A solution with one position's stored value replaced.
-struct Damaged<'a> {
-    inner: &'a Solution,
-    index: &'a morris_db::Index,
-    slot: u64,
-    value: Outcome,
-}
-
-impl Lookup for Damaged<'_> {
-    fn probe(&self, pos: &Position) -> Located {
-        if morris_tablebase::key_of(pos) == self.index.key()
-            && self.index.index(pos.us(), pos.them()) == self.slot
-        {
-            Located::known(self.value)
-        } else {
-            self.inner.probe(pos)
-        }
-    }
-
-    fn read(&self, probe: Located) -> Outcome {
-        self.inner.read(probe)
-    }
-}
 
 #[test]
 fn verify_passes_and_catches_damage() {
@@ -51,8 +29,10 @@ fn verify_passes_and_catches_damage() {
     let slot = index.index(pos.us(), pos.them());
     let damaged = Damaged {
         inner: &sol,
-        index,
-        slot,
+        hit: |pos: &Position| {
+            morris_tablebase::key_of(pos) == index.key()
+                && index.index(pos.us(), pos.them()) == slot
+        },
         value: Outcome::Loss(24),
     };
     let r = verify_key(&rules, Metric::Plain, key, &damaged, 1000, &Silent);

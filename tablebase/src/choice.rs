@@ -22,7 +22,7 @@
 use crate::rng::Rng;
 use crate::tablebase::{ProbeError, RankedMove, Tablebase};
 use morris_db::Value;
-use morris_engine::Position;
+use morris_engine::{Move, Position};
 
 /// How a player picks among moves of the best value.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -292,4 +292,27 @@ impl Player {
         }
         choose(tb, spot, self.choice, rng)
     }
+}
+
+/// The move `player` plays from `pos` at the no-capture counter `counter`, with `turns_left`
+/// plies before a turn limit draws the game, where the game's history is not known (a server
+/// or a binding asked for one move); `None` without a legal move.
+pub fn choose_move(
+    tb: &Tablebase,
+    pos: &Position,
+    counter: u32,
+    turns_left: Option<u32>,
+    player: Player,
+    rng: &mut Rng,
+) -> Result<Option<Move>, ProbeError> {
+    let mut moves = tb.best_moves_at(pos, counter)?;
+    crate::answer::rank_within_turns(pos, tb.rules(), &mut moves, turns_left)?;
+    let spot = Spot {
+        pos,
+        counter,
+        turns_left,
+        moves: &moves,
+        seen: None,
+    };
+    Ok(player.pick(tb, spot, rng)?.map(|i| moves[i].mv))
 }

@@ -84,9 +84,11 @@ enum Form {
 
 pub(crate) struct Source {
     store: Store,
-    outcomes: PackedSet<Outcome>,
+    /// Made on first need: a reader of raw tables never allocates the packed sets' key
+    /// tables (a third of a query's time when it did).
+    outcomes: OnceLock<PackedSet<Outcome>>,
     /// `None` where values alone cannot answer (the no-capture rule needs distances).
-    values: Option<PackedSet<Value>>,
+    values: Option<OnceLock<PackedSet<Value>>>,
     /// By [`key_slot`]: the form each key opened is read from.
     forms: Vec<OnceLock<Form>>,
 }
@@ -111,13 +113,26 @@ impl Source {
     /// The tables of `metric` in `store`'s directory, read from values-only sets too when
     /// `values` is set.
     pub(crate) fn new(store: Store, values: bool) -> Source {
-        let (dir, rules, metric) = (store.dir().to_path_buf(), *store.rules(), store.metric());
         Source {
-            outcomes: PackedSet::new(&dir, rules, metric),
-            values: values.then(|| PackedSet::new(&dir, rules, metric)),
+            outcomes: OnceLock::new(),
+            values: values.then(OnceLock::new),
             forms: (0..KEY_SLOTS).map(|_| OnceLock::new()).collect(),
             store,
         }
+    }
+
+    fn outcomes(&self) -> &PackedSet<Outcome> {
+        self.outcomes.get_or_init(|| self.packed_set())
+    }
+
+    fn values(&self) -> Option<&PackedSet<Value>> {
+        self.values
+            .as_ref()
+            .map(|v| v.get_or_init(|| self.packed_set()))
+    }
+
+    fn packed_set<T: crate::packed::Symbol>(&self) -> PackedSet<T> {
+        PackedSet::new(self.store.dir(), *self.store.rules(), self.store.metric())
     }
 
     pub(crate) fn store(&self) -> &Store {
@@ -140,13 +155,11 @@ impl Source {
         }
         let packed =
             |exists: bool, searched: Result<bool, DbError>| exists || searched.unwrap_or(false);
-        packed(
-            self.outcomes.path(key).exists(),
-            self.outcomes.searched(key),
-        ) || self
-            .values
-            .as_ref()
-            .is_some_and(|v| packed(v.path(key).exists(), v.searched(key)))
+        let outcomes = self.outcomes();
+        packed(outcomes.path(key).exists(), outcomes.searched(key))
+            || self
+                .values()
+                .is_some_and(|v| packed(v.path(key).exists(), v.searched(key)))
     }
 
     /// Opens `key` in the best form on disk, unless it is open already: the raw table
@@ -167,14 +180,15 @@ impl Source {
             self.store.open(key, Checks { checksum: false })?;
             return Ok(Form::Raw);
         }
-        if self.outcomes.path(key).exists() {
-            self.outcomes.open(key)?;
+        let outcomes = self.outcomes();
+        if outcomes.path(key).exists() {
+            outcomes.open(key)?;
             return Ok(Form::Packed(Kind::Distance));
         }
-        if self.outcomes.searched(key)? {
+        if outcomes.searched(key)? {
             return Ok(Form::Packed(Kind::Distance));
         }
-        if let Some(values) = &self.values {
+        if let Some(values) = self.values() {
             if values.path(key).exists() {
                 values.open(key)?;
                 return Ok(Form::Packed(Kind::Wdl));
@@ -183,8 +197,8 @@ impl Source {
                 return Ok(Form::Packed(Kind::Wdl));
             }
         }
-        let mut packed = vec![self.outcomes.path(key)];
-        packed.extend(self.values.as_ref().map(|v| v.path(key)));
+        let mut packed = vec![outcomes.path(key)];
+        packed.extend(self.values().map(|v| v.path(key)));
         Err(OpenError::Missing {
             raw: self.store.path(key),
             packed,
@@ -202,10 +216,9 @@ impl Source {
             .unwrap_or_else(|| panic!("the caller opened every key it reads ({key})"));
         match form {
             Form::Raw => Ok(Found::Outcome(self.store.outcome(pos))),
-            Form::Packed(Kind::Distance) => self.outcomes.get(pos).map(Found::Outcome),
+            Form::Packed(Kind::Distance) => self.outcomes().get(pos).map(Found::Outcome),
             Form::Packed(Kind::Wdl) => self
-                .values
-                .as_ref()
+                .values()
                 .expect("a values form only where values are read")
                 .get(pos)
                 .map(Found::Value),

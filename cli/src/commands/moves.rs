@@ -1,4 +1,4 @@
-use crate::options::{position, RuleArgs};
+use crate::options::PositionArgs;
 use crate::Failure;
 use morris_engine::{legal_moves, GameEnd, Reason};
 
@@ -8,15 +8,12 @@ use morris_engine::{legal_moves, GameEnd, Reason};
     after_help = "Examples:\n  morris moves startpos\n  morris moves 'W:a1,d1,a4 B:g7,g4,g1,d6 w 0 0'"
 )]
 pub struct Args {
-    /// The position (notation of docs/rules.md, or `startpos`)
-    position: String,
     #[command(flatten)]
-    rules: RuleArgs,
+    at: PositionArgs,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = args.rules.rules()?;
-    let pos = position(&args.position, &rules)?;
+    let (rules, pos) = args.at.read()?;
     let board = rules.board();
     for m in legal_moves(&pos, &rules) {
         println!("{}", m.notation(board));

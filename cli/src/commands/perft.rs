@@ -1,4 +1,4 @@
-use crate::options::{position, RuleArgs};
+use crate::options::RuleArgs;
 use crate::Failure;
 use morris_engine::perft;
 use std::time::Instant;
@@ -19,8 +19,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
-    let rules = args.rules.rules()?;
-    let pos = position(&args.position, &rules)?;
+    let (rules, pos) = args.rules.read_position(&args.position)?;
     println!(
         "{:>5} {:>16} {:>10} {:>14}",
         "depth", "leaves", "seconds", "leaves/s"

@@ -50,6 +50,14 @@ impl AtomicFile {
         &self.path
     }
 
+    /// The error of data the writer refuses to write (`detail` says why), naming the file.
+    pub fn invalid(&self, detail: String) -> DbError {
+        DbError::InvalidData {
+            path: self.path.clone(),
+            detail,
+        }
+    }
+
     /// Appends `bytes`.
     pub fn write(&mut self, bytes: &[u8]) -> Result<(), DbError> {
         write_file(&mut self.file, bytes).map_err(|e| DbError::io(&self.tmp, "write", e))

@@ -84,6 +84,14 @@ impl Metric {
         }
     }
 
+    /// The metric of a header's limit field (0: the plain game).
+    pub const fn from_limit(limit: u16) -> Metric {
+        match limit {
+            0 => Metric::Plain,
+            n => Metric::NoCapture(n),
+        }
+    }
+
     /// The encoding of the key's entries; `cyclic` for keys whose positions can follow one
     /// another without a zeroing ply (solved by retrograde analysis).
     pub const fn encoding(self, cyclic: bool) -> Encoding {
@@ -116,17 +124,8 @@ impl Header {
 
     pub fn encode(&self) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
-        h[0..8].copy_from_slice(MAGIC);
-        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
-        h[12..15].copy_from_slice(&encode_rules(&self.rules));
+        encode_common(&mut h, MAGIC, VERSION, &self.rules, self.key, self.metric);
         h[15] = self.encoding as u8;
-        h[16..20].copy_from_slice(&[
-            self.key.us,
-            self.key.them,
-            self.key.us_hand,
-            self.key.them_hand,
-        ]);
-        h[20..22].copy_from_slice(&self.metric.limit().to_le_bytes());
         h[24..32].copy_from_slice(&self.entries.to_le_bytes());
         h[32..40].copy_from_slice(&self.overflow.to_le_bytes());
         h[40..48].copy_from_slice(&self.checksum.to_le_bytes());
@@ -136,35 +135,20 @@ impl Header {
     /// Reads a header, refusing anything this version of the program does not understand.
     /// `path` only names the file in errors.
     pub fn decode(h: &[u8; HEADER_LEN], path: &Path) -> Result<Header, DbError> {
-        let path = path.to_path_buf();
+        let (rules, key, metric) = decode_common(h, MAGIC, VERSION, path)?;
         let u64_at = |o: usize| u64::from_le_bytes(h[o..o + 8].try_into().unwrap());
-        if &h[0..8] != MAGIC {
-            return Err(DbError::BadMagic {
-                path,
-                found: h[0..8].try_into().unwrap(),
-            });
-        }
-        let version = u32::from_le_bytes(h[8..12].try_into().unwrap());
-        if version != VERSION {
-            return Err(DbError::UnsupportedVersion {
-                path,
-                found: version,
-                supported: VERSION,
-            });
-        }
-        let rules = decode_rules(h[12..15].try_into().unwrap(), &path)?;
-        let limit = u16::from_le_bytes([h[20], h[21]]);
-        let metric = match limit {
-            0 => Metric::Plain,
-            n => Metric::NoCapture(n),
-        };
         let encoding = match Encoding::from_id(h[15]) {
             Some(e) if e == metric.encoding(true) || e == metric.encoding(false) => e,
-            _ => return Err(DbError::UnknownEncoding { path, found: h[15] }),
+            _ => {
+                return Err(DbError::UnknownEncoding {
+                    path: path.to_path_buf(),
+                    found: h[15],
+                })
+            }
         };
         Ok(Header {
             rules,
-            key: Key::new(h[16], h[17], h[18], h[19]),
+            key,
             metric,
             encoding,
             entries: u64_at(24),
@@ -172,6 +156,52 @@ impl Header {
             checksum: u64_at(40),
         })
     }
+}
+
+/// Writes the fields every file format of the project opens its header with: `magic` (bytes
+/// 0..8), `version` (8..12), the rules (12..15), the key (16..20) and the no-capture limit
+/// (20..22). Byte 15 and what follows byte 22 are the format's own.
+pub fn encode_common(
+    h: &mut [u8],
+    magic: &[u8; 8],
+    version: u32,
+    rules: &Rules,
+    key: Key,
+    metric: Metric,
+) {
+    h[0..8].copy_from_slice(magic);
+    h[8..12].copy_from_slice(&version.to_le_bytes());
+    h[12..15].copy_from_slice(&encode_rules(rules));
+    h[16..20].copy_from_slice(&[key.us, key.them, key.us_hand, key.them_hand]);
+    h[20..22].copy_from_slice(&metric.limit().to_le_bytes());
+}
+
+/// Reads the fields of [`encode_common`], refusing another magic or version (`path` names the
+/// file in errors): the rules, the key and the metric.
+pub fn decode_common(
+    h: &[u8],
+    magic: &[u8; 8],
+    version: u32,
+    path: &Path,
+) -> Result<(Rules, Key, Metric), DbError> {
+    if &h[0..8] != magic {
+        return Err(DbError::BadMagic {
+            path: path.to_path_buf(),
+            found: h[0..8].try_into().unwrap(),
+        });
+    }
+    let found = u32::from_le_bytes(h[8..12].try_into().unwrap());
+    if found != version {
+        return Err(DbError::UnsupportedVersion {
+            path: path.to_path_buf(),
+            found,
+            supported: version,
+        });
+    }
+    let rules = decode_rules(h[12..15].try_into().unwrap(), path)?;
+    let key = Key::new(h[16], h[17], h[18], h[19]);
+    let metric = Metric::from_limit(u16::from_le_bytes([h[20], h[21]]));
+    Ok((rules, key, metric))
 }
 
 /// The three header bytes of a set of rules (game id, flags, stones), shared by every file

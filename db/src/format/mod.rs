@@ -16,8 +16,8 @@ pub use atomic::AtomicFile;
 pub use entry::{wdl2, Entry};
 pub use error::DbError;
 pub use header::{
-    decode_rules, describe_metric, describe_rules, encode_rules, file_name, Encoding, Header,
-    Metric, HEADER_LEN, MAGIC, VERSION,
+    decode_common, decode_rules, describe_metric, describe_rules, encode_common, encode_rules,
+    file_name, Encoding, Header, Metric, HEADER_LEN, MAGIC, VERSION,
 };
-pub use table::{check_key, map_read_only, Checks, Table};
+pub use table::{check_identity, check_key, map_read_only, Checks, Table};
 pub use writer::{write_table, EncodedBlock, Writer};

@@ -108,27 +108,11 @@ impl Table {
     ) -> Result<Table, DbError> {
         let path = path.as_ref();
         let (file, len, header) = read_header(path)?;
-        if header.rules != rules {
-            return Err(DbError::WrongRules {
-                path: path.to_path_buf(),
-                found: header.rules,
-                expected: rules,
-            });
-        }
-        if header.metric != metric {
-            return Err(DbError::WrongMetric {
-                path: path.to_path_buf(),
-                found: header.metric,
-                expected: metric,
-            });
-        }
-        if header.key != key {
-            return Err(DbError::WrongKey {
-                path: path.to_path_buf(),
-                found: header.key,
-                expected: key,
-            });
-        }
+        check_identity(
+            path,
+            (header.rules, header.metric, header.key),
+            (rules, metric, key),
+        )?;
         Table::map(path, file, len, header, checks)
     }
 
@@ -429,6 +413,39 @@ fn check_size(path: &Path, header: &Header, len: u64) -> Result<(), DbError> {
             path,
             len,
             expected: wanted as u64,
+        });
+    }
+    Ok(())
+}
+
+/// Refuses a file whose header names other rules, another metric or another key than the
+/// caller expects: `found` and `expected` are each (rules, metric, key). Shared by every file
+/// format.
+pub fn check_identity(
+    path: &Path,
+    found: (Rules, Metric, Key),
+    expected: (Rules, Metric, Key),
+) -> Result<(), DbError> {
+    let path = path.to_path_buf();
+    if found.0 != expected.0 {
+        return Err(DbError::WrongRules {
+            path,
+            found: found.0,
+            expected: expected.0,
+        });
+    }
+    if found.1 != expected.1 {
+        return Err(DbError::WrongMetric {
+            path,
+            found: found.1,
+            expected: expected.1,
+        });
+    }
+    if found.2 != expected.2 {
+        return Err(DbError::WrongKey {
+            path,
+            found: found.2,
+            expected: expected.2,
         });
     }
     Ok(())

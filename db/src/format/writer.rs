@@ -86,7 +86,7 @@ impl Writer {
             return Ok(());
         }
         let Some((entry, record)) = Entry::encode(self.encoding, outcome) else {
-            return Err(self.invalid(format!(
+            return Err(self.file.invalid(format!(
                 "slot {}: {outcome} has no form in {:?}",
                 self.written, self.encoding
             )));
@@ -112,13 +112,13 @@ impl Writer {
     /// at the start of a byte; slots pushed one by one may finish a block's last byte).
     pub fn push_block(&mut self, block: &EncodedBlock) -> Result<(), DbError> {
         if let Some((slot, outcome)) = block.unencodable {
-            return Err(self.invalid(format!(
+            return Err(self.file.invalid(format!(
                 "slot {slot}: {outcome} has no form in {:?}",
                 self.encoding
             )));
         }
         if block.encoding != self.encoding || block.first != self.written {
-            return Err(self.invalid(format!(
+            return Err(self.file.invalid(format!(
                 "a block of {:?} at slot {} where the table, {:?}, is at slot {}",
                 block.encoding, block.first, self.encoding, self.written
             )));
@@ -127,7 +127,7 @@ impl Writer {
             return Err(self.too_many());
         }
         if self.encoding == Encoding::Wdl2 && !self.written.is_multiple_of(4) {
-            return Err(self.invalid(format!(
+            return Err(self.file.invalid(format!(
                 "a two-bit block at slot {}, not on a byte",
                 self.written
             )));
@@ -149,7 +149,7 @@ impl Writer {
     }
 
     fn too_many(&self) -> DbError {
-        self.invalid(format!(
+        self.file.invalid(format!(
             "more than {} entries for key {}",
             self.expected, self.key
         ))
@@ -159,7 +159,9 @@ impl Writer {
     /// them needs its record given with [`Writer::overflow`].
     pub fn push_raw(&mut self, entries: &[u8]) -> Result<(), DbError> {
         if self.encoding == Encoding::Wdl2 {
-            return Err(self.invalid("raw entries for a two-bit table".to_string()));
+            return Err(self
+                .file
+                .invalid("raw entries for a two-bit table".to_string()));
         }
         if self.written + entries.len() as u64 > self.expected {
             return Err(self.too_many());
@@ -203,17 +205,10 @@ impl Writer {
         self.file.write(bytes)
     }
 
-    fn invalid(&self, detail: String) -> DbError {
-        DbError::InvalidData {
-            path: self.file.path().to_path_buf(),
-            detail,
-        }
-    }
-
     /// Writes the overflow table and the header, syncs, and moves the file to its final name.
     pub fn finish(mut self) -> Result<PathBuf, DbError> {
         if self.written != self.expected {
-            return Err(self.invalid(format!(
+            return Err(self.file.invalid(format!(
                 "{} entries written, key {} has {} slots",
                 self.written, self.key, self.expected
             )));
@@ -221,7 +216,7 @@ impl Writer {
         self.overflow.sort_unstable();
         let slots: Vec<u64> = self.overflow.iter().map(|&(s, _)| s).collect();
         if slots != self.marked {
-            return Err(self.invalid(format!(
+            return Err(self.file.invalid(format!(
                 "{} overflow markers but {} overflow distances, or at other slots",
                 self.marked.len(),
                 self.overflow.len()

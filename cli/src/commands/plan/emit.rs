@@ -17,6 +17,21 @@ pub struct Common {
     pub title: String,
 }
 
+impl Common {
+    /// What both workflows' headers say: the title, the number of jobs, the binary and the
+    /// directory quoted for the shell, the rule options and the threads of a job.
+    fn header(&self, jobs: &[Job]) -> (&str, usize, String, String, &str, usize) {
+        (
+            &self.title,
+            jobs.len(),
+            quote(&self.morris),
+            quote(&self.db),
+            &self.options,
+            self.cpus,
+        )
+    }
+}
+
 /// Quotes `s` for a POSIX shell (as one word, single quotes).
 pub fn quote(s: &str) -> String {
     if !s.is_empty()
@@ -43,6 +58,7 @@ pub fn request_minutes(job: &Job, cpus: usize) -> u64 {
 /// The Slurm submit script: one `sbatch` per job whose output is not complete, with
 /// `--dependency=afterok:` edges to the jobs submitted for what it reads.
 pub fn slurm(jobs: &[Job], c: &Common) -> String {
+    let (title, n, morris, db, options, cpus) = c.header(jobs);
     let mut s = String::new();
     let _ = write!(
         s,
@@ -102,13 +118,7 @@ job() {{
     submitted=$((submitted + 1))
 }}
 
-"#,
-        title = c.title,
-        n = jobs.len(),
-        morris = quote(&c.morris),
-        db = quote(&c.db),
-        options = c.options,
-        cpus = c.cpus,
+"#
     );
     for (n, j) in jobs.iter().enumerate() {
         let after: Vec<String> = j.after.iter().map(|a| format!("\"$j{a}\"")).collect();
@@ -131,6 +141,7 @@ job() {{
 /// The Makefile: one phony target per job, waiting for the jobs it depends on, so that
 /// `make -j N` runs up to N jobs at once on one machine (each with `THREADS` threads).
 pub fn make(jobs: &[Job], c: &Common) -> String {
+    let (title, n, morris, db, options, cpus) = c.header(jobs);
     let mut s = String::new();
     let targets: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();
     let _ = write!(
@@ -145,12 +156,6 @@ pub fn make(jobs: &[Job], c: &Common) -> String {
          SOLVE = $(MORRIS) solve --db $(DB) $(OPTIONS) --threads $(THREADS)\n\n\
          .PHONY: all {all}\n\
          all: {all}\n\n",
-        title = c.title,
-        n = jobs.len(),
-        morris = quote(&c.morris),
-        db = quote(&c.db),
-        options = c.options,
-        cpus = c.cpus,
         all = targets.join(" "),
     );
     for j in jobs {
