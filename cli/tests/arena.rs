@@ -49,6 +49,32 @@ fn choices_and_levels_measured_in_matches() {
     let v = arena(d, &["level5", "level3", "--games", "200"]);
     assert_eq!(v["tally"]["losses"], 0, "{v}");
 
+    // Under the no-capture rule and under a turn limit the choices keep the value too: the
+    // start is drawn under both, and no perfect player loses.
+    let o = morris(&[
+        "solve",
+        "--stones",
+        "4",
+        "--db",
+        d,
+        "--moves-without-capture",
+        "10",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for limit in [["--moves-without-capture", "10"], ["--turns-left", "40"]] {
+        for choice in ["ultra", "random"] {
+            let v = arena(
+                d,
+                &[&[choice, "random@0.9", "--games", "200"][..], &limit].concat(),
+            );
+            assert_eq!(v["tally"]["losses"], 0, "{choice} {limit:?}: {v}");
+            assert!(
+                v["tally"]["wins"].as_u64().unwrap() > 0,
+                "{choice} {limit:?}: {v}"
+            );
+        }
+    }
+
     // The same seed, the same match; the record has a game a line after its header.
     let record = dir.join("games.txt");
     let r = record.to_str().unwrap();

@@ -1,9 +1,13 @@
-"""PerfectBot against OpenSpiel's MCTS bot, from endgames reached by random play.
+"""PerfectBot against OpenSpiel's MCTS bot, from endgames reached by random play or from
+the start.
 
     python examples/vs_mcts.py --db dbs/nine [--games 10] [--simulations 200] [--max-stones 5]
+                               [--player ultra] [--from-start]
 
 With the whole game solved (`bash scripts/solve-full.sh`) the games can start anywhere
-(`--max-stones 9`); with a partial database start from endgames it covers.
+(`--max-stones 9`, or `--from-start`, the bot taking each colour in turn); with a partial
+database start from endgames it covers. `--player` is how the bot picks among its best moves
+(`fastest`, `random`, `ultra`, a level: docs/player.md).
 """
 
 import argparse
@@ -34,19 +38,25 @@ def main():
     ap.add_argument("--simulations", type=int, default=200)
     ap.add_argument("--max-stones", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--player", default="fastest")
+    ap.add_argument("--from-start", action="store_true")
     args = ap.parse_args()
     tb = morris.Tablebase(args.db)
     game = pyspiel.load_game(mo.GAME_NAME)
     rng = random.Random(args.seed)
     score = {1.0: 0, 0.0: 0, -1.0: 0}
     for g in range(args.games):
-        state = endgame(game, rng, args.max_stones)
-        me = state.current_player()
+        if args.from_start:
+            state = game.new_initial_state()
+            me = g % 2
+        else:
+            state = endgame(game, rng, args.max_stones)
+            me = state.current_player()
         pos = mo.position_of(state)
         probe = tb.probe(pos)
         left = mo.turns_left(state)
         expected = probe.value if probe.plies is None or probe.plies <= left else "draw"
-        bots = {me: mo.PerfectBot(tb),
+        bots = {me: mo.PerfectBot(tb, args.player, seed=args.seed * 1000 + g),
                 1 - me: pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, g), 2.0,
                                         args.simulations, 100, False, g, False)}
         while not state.is_terminal():
@@ -57,8 +67,8 @@ def main():
               f"{left} turns left, value {probe.value} in {probe.plies}: {expected} "
               f"within the limit) -> {dict(zip((1.0, 0.0, -1.0), ('win', 'draw', 'loss')))[result]}"
               f" after {mo.turns_played(state)} turns")
-    print(f"PerfectBot: {score[1.0]} wins, {score[0.0]} draws, {score[-1.0]} losses "
-          f"against MCTS ({args.simulations} simulations)")
+    print(f"PerfectBot ({args.player}): {score[1.0]} wins, {score[0.0]} draws, "
+          f"{score[-1.0]} losses against MCTS ({args.simulations} simulations)")
 
 
 if __name__ == "__main__":
