@@ -6,7 +6,7 @@ use serde::Serialize;
 
 /// One key of `stats --json`.
 #[derive(Serialize)]
-pub struct KeyStats {
+pub struct KeyStatsRow {
     pub key: String,
     pub wins: u64,
     pub losses: u64,

@@ -9,12 +9,12 @@ use morris_engine::{Position, RuleSet, Rules};
 /// `--moves-without-capture`): read and checked by the engine's [`RuleSet`], as the server's
 /// parameters and Python's arguments are.
 #[derive(Args, Clone, Debug)]
-pub struct RuleArgs {
+pub struct RuleFlags {
     #[command(flatten)]
     pub options: morris_engine::rule_set::RuleArgs,
 }
 
-impl RuleArgs {
+impl RuleFlags {
     /// The rule set these options name, checked: a stone count the engine cannot hold is a
     /// one-line input error here rather than an assertion deep in a solve, or hours of work on
     /// a game whose plan cannot fit anywhere.
@@ -60,7 +60,7 @@ pub struct PositionArgs {
     /// The position (notation of docs/rules.md, or `startpos`)
     pub position: String,
     #[command(flatten)]
-    pub rules: RuleArgs,
+    pub rules: RuleFlags,
 }
 
 impl PositionArgs {

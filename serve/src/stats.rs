@@ -27,8 +27,8 @@ pub struct KeyReport {
     pub win_plies: Vec<u64>,
     /// Classes lost in `d` plies at index `d`.
     pub loss_plies: Vec<u64>,
-    pub longest_win: Option<Longest>,
-    pub longest_loss: Option<Longest>,
+    pub longest_win: Option<LongestPosition>,
+    pub longest_loss: Option<LongestPosition>,
     /// Under the no-capture rule, at counter 0.
     pub rule: Option<RuleReport>,
 }
@@ -36,7 +36,7 @@ pub struct KeyReport {
 /// A position at the longest distance of its key, in notation (side to move: White when the
 /// rules allow it).
 #[derive(Clone, Debug, Serialize)]
-pub struct Longest {
+pub struct LongestPosition {
     pub plies: u32,
     pub position: String,
 }
@@ -105,7 +105,7 @@ pub fn key_report(
     let longest = |l: Option<morris_tablebase::stats::Longest>| {
         l.map(|l| {
             let (us, them) = index.unindex(l.slot);
-            Longest {
+            LongestPosition {
                 plies: l.plies,
                 position: position_text(rules, key, us.0, them.0),
             }
@@ -601,7 +601,7 @@ fn distances(s: &mut String, set: &RuleSet, c: &Computed) {
 
 /// The twelve longest wins, one per key, drawn.
 fn longest_wins(s: &mut String, set: &RuleSet, c: &Computed, served: Option<()>) {
-    let mut longest: Vec<(&KeyReport, &Longest)> = c
+    let mut longest: Vec<(&KeyReport, &LongestPosition)> = c
         .keys
         .iter()
         .filter_map(|r| r.longest_win.as_ref().map(|x| (&**r, x)))

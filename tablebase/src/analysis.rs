@@ -10,7 +10,7 @@
 
 use crate::answer::{color_name, AnswerMove, AnswerRules, Over, Valued};
 use crate::choice::kept;
-use crate::game::{End, Game};
+use crate::in_play::{End, GameInPlay};
 use crate::tablebase::{ProbeError, RankedMove, Tablebase};
 use core::fmt;
 use morris_db::Value;
@@ -245,7 +245,7 @@ pub fn analyze(
             return Err(ProbeError::CounterTooLarge { counter, limit }.into());
         }
     }
-    let mut game = Game::of_tablebase(tb, *start, counter);
+    let mut game = GameInPlay::of_tablebase(tb, *start, counter);
     let mut plies = Vec::with_capacity(moves.len());
     let mut texts = moves.iter().map(|t| t.trim());
     let end = loop {

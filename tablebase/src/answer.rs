@@ -7,8 +7,8 @@
 //! no-capture rule `category`, `dtz` and `counter` are `null`; without a turn limit,
 //! `turns_left` is; from a values-only packed set, `plies` is.
 
-use crate::source::Found;
 use crate::tablebase::{Probe, ProbeError, Proved, RankedMove, RuleProbe, Tablebase};
+use crate::tables::Found;
 use morris_db::Value;
 use morris_engine::{Color, GameEnd, Move, Position, Reason, Rules};
 

@@ -2,14 +2,14 @@
 //! the strength levels and the choices among best moves are measured (`morris arena`).
 
 use crate::choice::{Player, Spot};
-use crate::game::{End, Game};
+use crate::in_play::{End, GameInPlay};
 use crate::rng::Rng;
 use crate::tablebase::{ProbeError, Tablebase};
 use morris_engine::{Color, Move, Position};
 
 /// How a game between two players ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Played {
+pub struct PlayedGame {
     /// `None` for a game cut at the ply limit.
     pub end: Option<End>,
     pub moves: Vec<Move>,
@@ -20,16 +20,16 @@ pub struct Played {
 /// or a weak player wanders).
 pub fn play_game(
     tb: &Tablebase,
-    mut game: Game,
+    mut game: GameInPlay,
     players: [Player; 2],
     max_plies: u32,
     rng: &mut Rng,
-) -> Result<Played, ProbeError> {
+) -> Result<PlayedGame, ProbeError> {
     let mut moves = Vec::new();
     loop {
         let end = game.end();
         if end.is_some() || game.played() >= max_plies {
-            return Ok(Played { end, moves });
+            return Ok(PlayedGame { end, moves });
         }
         let pos = *game.position();
         let mut ranked = tb.best_moves_at(&pos, game.counter())?;

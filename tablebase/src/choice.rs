@@ -234,10 +234,11 @@ impl core::str::FromStr for Player {
                 (c, skill)
             }
         };
-        Ok(Player {
-            choice: choice.parse()?,
-            skill,
-        })
+        let choice =
+            choice
+                .parse()
+                .map_err(|e| if choice == s { e } else { format!("{s}: {e}") })?;
+        Ok(Player { choice, skill })
     }
 }
 
@@ -315,4 +316,53 @@ pub fn choose_move(
         seen: None,
     };
     Ok(player.pick(tb, spot, rng)?.map(|i| moves[i].mv))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn players_parse_and_name_themselves() {
+        for (text, choice, skill) in [
+            ("ultra", Choice::Ultra, 1.0),
+            ("random@0.9", Choice::Random, 0.9),
+            ("fastest@0", Choice::Fastest, 0.0),
+            ("level1", Choice::Ultra, 0.5),
+            ("level5", Choice::Ultra, 1.0),
+        ] {
+            let p: Player = text.parse().unwrap();
+            assert_eq!((p.choice, p.skill), (choice, skill), "{text}");
+            assert_eq!(p.name().parse::<Player>().unwrap(), p, "{text}");
+        }
+        for bad in [
+            "",
+            "best",
+            "ultra@",
+            "ultra@1.5",
+            "ultra@-0.1",
+            "level0",
+            "level6",
+            "x@0.5",
+        ] {
+            let e = bad.parse::<Player>().unwrap_err();
+            assert!(e.contains(bad), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn ratios_compare_exactly() {
+        let r = |num, den| Ratio { num, den };
+        assert_eq!(r(1, 3), r(2, 6));
+        assert!(r(1, 3) < r(1, 2) && r(2, 3) > r(3, 5));
+        assert!(Ratio::whole(0) < r(1, 1000) && r(999, 1000) < Ratio::whole(1));
+    }
+
+    #[test]
+    fn skill_is_a_probability() {
+        let mut rng = Rng::new(7);
+        let hits = (0..100_000).filter(|_| rng.chance(0.3)).count();
+        assert!((29_000..31_000).contains(&hits), "{hits}");
+        assert!((0..1000).all(|_| !rng.chance(0.0) && rng.chance(1.0)));
+    }
 }

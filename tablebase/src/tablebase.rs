@@ -13,8 +13,8 @@
 //! only, as its value at a counter depends on them.
 
 use crate::prove::Search;
-use crate::source::{Found, OpenError, Source};
 use crate::store::Store;
+use crate::tables::{Found, OpenError, Tables};
 use crate::{key_of, lost_already, reads};
 use core::fmt;
 use morris_db::format::{DbError, Metric};
@@ -27,9 +27,9 @@ use std::path::{Path, PathBuf};
 /// no-capture rule beside them.
 pub struct Tablebase {
     rules: Rules,
-    plain: Source,
+    plain: Tables,
     /// The tables of the no-capture rule and its limit N.
-    rule: Option<(u16, Source)>,
+    rule: Option<(u16, Tables)>,
 }
 
 /// Why a position could not be answered.
@@ -149,7 +149,7 @@ pub struct RankedMove {
 impl RankedMove {
     /// The order of moves, best first for the mover: under the rule its outcome at the
     /// counter, then the plain outcome (the quickest of the wins that keep the rule's win).
-    fn rank(&self) -> (Option<Outcome>, (Value, Option<Outcome>)) {
+    fn rank(&self) -> (Option<Outcome>, (Value, bool, Option<Outcome>)) {
         (self.rule.map(|r| r.outcome), self.plain.rank())
     }
 }
@@ -165,7 +165,7 @@ impl Tablebase {
         }
         Ok(Tablebase {
             rules,
-            plain: Source::new(Store::new(dir, rules), true),
+            plain: Tables::new(Store::new(dir, rules), true),
             rule: None,
         })
     }
@@ -174,7 +174,7 @@ impl Tablebase {
     /// directory (`morris solve --moves-without-capture N`).
     pub fn with_no_capture_rule(mut self, n: u16) -> Tablebase {
         let store = Store::with_metric(self.plain.store().dir(), self.rules, Metric::NoCapture(n));
-        self.rule = Some((n, Source::new(store, false)));
+        self.rule = Some((n, Tables::new(store, false)));
         self
     }
 
@@ -202,11 +202,11 @@ impl Tablebase {
         self.prepare(pos)?;
         let plain = self.read(&self.plain, pos)?;
         let rule = match &self.rule {
-            Some((n, source)) => Some(rule_probe(
+            Some((n, tables)) => Some(rule_probe(
                 *n,
                 counter,
                 plain.value(),
-                self.read_outcome(source, pos)?,
+                self.read_outcome(tables, pos)?,
             )),
             None => None,
         };
@@ -236,8 +236,8 @@ impl Tablebase {
             let zeroing = mv.capture().is_some() || mv.from().is_none();
             let plain = self.read(&self.plain, &next)?.after_move();
             let rule = match &self.rule {
-                Some((n, source)) => {
-                    let child = self.read_outcome(source, &next)?;
+                Some((n, tables)) => {
+                    let child = self.read_outcome(tables, &next)?;
                     // A zeroing ply enters the child at counter 0, where its value is its
                     // value within the whole limit, and the count starts again.
                     let child = if zeroing {
@@ -267,7 +267,7 @@ impl Tablebase {
             return true;
         }
         reads(&self.rules, key_of(pos)).iter().all(|&k| {
-            self.plain.has(k) && self.rule.as_ref().is_none_or(|(_, source)| source.has(k))
+            self.plain.has(k) && self.rule.as_ref().is_none_or(|(_, tables)| tables.has(k))
         })
     }
 
@@ -334,38 +334,38 @@ impl Tablebase {
         let most = (key.us + key.us_hand).max(key.them + key.them_hand);
         for &k in &keys {
             self.load(&self.plain, k, most)?;
-            if let Some((_, source)) = &self.rule {
-                self.load(source, k, most)?;
+            if let Some((_, tables)) = &self.rule {
+                self.load(tables, k, most)?;
             }
         }
         Ok(())
     }
 
-    /// What `source` holds of `pos` (its key opened): a read error is this read's own.
-    fn read(&self, source: &Source, pos: &Position) -> Result<Found, ProbeError> {
-        source
+    /// What `tables` holds of `pos` (its key opened): a read error is this read's own.
+    fn read(&self, tables: &Tables, pos: &Position) -> Result<Found, ProbeError> {
+        tables
             .get(pos)
-            .map_err(|error| self.bad_read(source, pos, error))
+            .map_err(|error| self.bad_read(tables, pos, error))
     }
 
-    /// As [`Tablebase::read`], from a source that reads distances only (the rule's).
-    fn read_outcome(&self, source: &Source, pos: &Position) -> Result<Outcome, ProbeError> {
-        source
+    /// As [`Tablebase::read`], from a tables that reads distances only (the rule's).
+    fn read_outcome(&self, tables: &Tables, pos: &Position) -> Result<Outcome, ProbeError> {
+        tables
             .get_outcome(pos)
-            .map_err(|error| self.bad_read(source, pos, error))
+            .map_err(|error| self.bad_read(tables, pos, error))
     }
 
-    fn bad_read(&self, source: &Source, pos: &Position, error: DbError) -> ProbeError {
+    fn bad_read(&self, tables: &Tables, pos: &Position, error: DbError) -> ProbeError {
         let key = key_of(pos);
         ProbeError::BadTable {
             error,
-            build: build_command(source, key.us.max(key.them)),
+            build: build_command(tables, key.us.max(key.them)),
         }
     }
 
-    fn load(&self, source: &Source, key: Key, most: u8) -> Result<(), ProbeError> {
-        let build = build_command(source, most);
-        match source.open(key) {
+    fn load(&self, tables: &Tables, key: Key, most: u8) -> Result<(), ProbeError> {
+        let build = build_command(tables, most);
+        match tables.open(key) {
             Ok(()) => Ok(()),
             Err(OpenError::Missing { raw, packed }) => Err(ProbeError::MissingTable {
                 path: raw,
@@ -390,9 +390,9 @@ fn rule_probe(limit: u16, counter: u32, plain: Value, stored: Outcome) -> RulePr
     }
 }
 
-/// The command that builds the tables of `source` with up to `most` stones a side.
-fn build_command(source: &Source, most: u8) -> String {
-    build_command_for(source.rules(), source.store().dir(), source.metric(), most)
+/// The command that builds the tables of `tables` with up to `most` stones a side.
+fn build_command(tables: &Tables, most: u8) -> String {
+    build_command_for(tables.rules(), tables.store().dir(), tables.metric(), most)
 }
 
 /// The `morris solve` command that builds the tables of `metric` for `rules` in `dir`, with up

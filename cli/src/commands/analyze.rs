@@ -1,5 +1,5 @@
 use crate::commands::query::{failure, tablebase};
-use crate::options::{position, rule_error, RuleArgs};
+use crate::options::{position, rule_error, RuleFlags};
 use crate::Failure;
 use morris_tablebase::analysis::{self, describe_end, Analysis, AnalysisError, Ply};
 use morris_tablebase::answer::Valued;
@@ -38,7 +38,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: RuleFlags,
 }
 
 /// The game's text, from its file or stdin.

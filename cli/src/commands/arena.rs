@@ -1,10 +1,10 @@
 use crate::commands::query::{failure, tablebase};
-use crate::options::{position, rule_error, threads, RuleArgs};
+use crate::options::{position, rule_error, threads, RuleFlags};
 use crate::Failure;
 use morris_engine::Color;
 use morris_tablebase::arena::play_game;
 use morris_tablebase::choice::Player;
-use morris_tablebase::game::{End, Game};
+use morris_tablebase::in_play::{End, GameInPlay};
 use morris_tablebase::rng::Rng;
 use rayon::prelude::*;
 
@@ -54,7 +54,7 @@ pub struct Args {
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: RuleFlags,
 }
 
 /// The games of a match, from the first player's side.
@@ -121,7 +121,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
                 [args.b, args.a]
             };
             let mut rng = Rng::new(args.seed.wrapping_add(u64::from(i)));
-            let game = Game::new(&set, start, 0);
+            let game = GameInPlay::new(&set, start, 0);
             let played = play_game(&tb, game, players, args.max_plies, &mut rng)?;
             let a = if a_white { Color::White } else { Color::Black };
             let mut t = Tally {

@@ -2,7 +2,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::commands::verify::{open_all, open_journal};
-use crate::options::{thousands, threads, DbArgs, RuleArgs};
+use crate::options::{thousands, threads, DbArgs, RuleFlags};
 use crate::progress::Bars;
 use crate::Failure;
 use morris_db::plan::bytes;
@@ -70,7 +70,7 @@ pub struct Args {
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: RuleFlags,
 }
 
 /// The sets `--what` writes.

@@ -1,4 +1,4 @@
-use crate::options::RuleArgs;
+use crate::options::RuleFlags;
 use crate::Failure;
 use morris_engine::perft;
 use std::time::Instant;
@@ -15,7 +15,7 @@ pub struct Args {
     #[arg(long, default_value = "startpos")]
     position: String,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: RuleFlags,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {

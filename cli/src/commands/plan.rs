@@ -1,4 +1,4 @@
-use crate::options::RuleArgs;
+use crate::options::RuleFlags;
 use crate::Failure;
 use morris_db::plan::KeyGraph;
 use std::path::{Path, PathBuf};
@@ -58,7 +58,7 @@ pub struct Args {
     #[arg(long, value_name = "NODES,CORES,MEMORY_GB", value_parser = cluster::parse)]
     cluster: Option<cluster::Cluster>,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: RuleFlags,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {

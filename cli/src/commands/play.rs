@@ -1,11 +1,11 @@
 use crate::commands::moves::describe_outcome;
 use crate::commands::query::{describe, describe_move, failure, tablebase, within_turns};
-use crate::options::{position, RuleArgs};
+use crate::options::{position, RuleFlags};
 use crate::Failure;
 use morris_engine::rule_set::RuleOption;
 use morris_engine::{render, Color, Position};
 use morris_tablebase::choice::{Player, Spot};
-use morris_tablebase::game::{End, Game};
+use morris_tablebase::in_play::{End, GameInPlay};
 use morris_tablebase::rng::Rng;
 use std::io::{BufRead, Write};
 
@@ -23,8 +23,8 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     db: std::path::PathBuf,
     /// The colour you play (w and b for short)
-    #[arg(long = "as", value_enum, default_value_t = Side::White)]
-    color: Side,
+    #[arg(long = "as", value_enum, default_value_t = SideArg::White)]
+    color: SideArg,
     /// Start from this position instead of the start of the game
     #[arg(long, default_value = "startpos")]
     position: String,
@@ -49,23 +49,23 @@ pub struct Args {
     #[arg(long, value_name = "C", allow_negative_numbers = true)]
     counter: Option<String>,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: RuleFlags,
 }
 
 /// The colour a player takes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Side {
+enum SideArg {
     #[value(alias = "w")]
     White,
     #[value(alias = "b")]
     Black,
 }
 
-impl From<Side> for Color {
-    fn from(s: Side) -> Color {
+impl From<SideArg> for Color {
+    fn from(s: SideArg) -> Color {
         match s {
-            Side::White => Color::White,
-            Side::Black => Color::Black,
+            SideArg::White => Color::White,
+            SideArg::Black => Color::Black,
         }
     }
 }
@@ -90,7 +90,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     let counter = set
         .counter_text(args.counter.as_deref())
         .map_err(rule_error)?;
-    let mut game = Game::new(&set, start, counter);
+    let mut game = GameInPlay::new(&set, start, counter);
     let mut rng = Rng::new(args.seed);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();

@@ -1,4 +1,4 @@
-use crate::options::{position, rule_error, RuleArgs};
+use crate::options::{position, rule_error, RuleFlags};
 use crate::Failure;
 use morris_db::{Outcome, Value};
 use morris_engine::{render, Position, RuleSet};
@@ -40,7 +40,7 @@ pub struct Args {
     #[arg(long, value_name = "C", allow_negative_numbers = true)]
     counter: Option<String>,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: RuleFlags,
 }
 
 /// `draw`, `win in 25 plies`, `loss in 26 plies`; from a values-only set `win (no

@@ -1,4 +1,4 @@
-use crate::options::{thousands, threads, DbArgs, RuleArgs};
+use crate::options::{thousands, threads, DbArgs, RuleFlags};
 use crate::progress::Bars;
 use crate::Failure;
 use morris_db::format::HEADER_LEN;
@@ -58,16 +58,16 @@ pub struct Args {
     #[arg(long, requires = "key")]
     check: bool,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: RuleFlags,
 }
 
-struct Report<'a> {
+struct SolveReport<'a> {
     bars: &'a Bars,
     /// The step under way, for its summary line.
     name: std::sync::Mutex<String>,
 }
 
-impl Progress for Report<'_> {
+impl Progress for SolveReport<'_> {
     fn start(&self, phase: &str, total: u64) {
         self.bars.start(phase, total);
     }
@@ -76,7 +76,7 @@ impl Progress for Report<'_> {
     }
 }
 
-impl Observer for Report<'_> {
+impl Observer for SolveReport<'_> {
     fn step_started(&self, step: &Step, _slots: u64) {
         *self.name.lock().expect("not poisoned") = step.name();
         self.bars.begin(&step.name());
@@ -145,7 +145,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
     for &metric in &metrics {
         let bars = Bars::new(total, "slots");
         let mut store = Store::with_metric(&args.db.db, rules, metric);
-        let report = Report {
+        let report = SolveReport {
             bars: &bars,
             name: Default::default(),
         };
@@ -204,7 +204,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
 
 /// The tables a solve builds: under the no-capture rule the plain tables come first (queries
 /// read both).
-fn metrics(rules: &RuleArgs) -> Result<Vec<Metric>, Failure> {
+fn metrics(rules: &RuleFlags) -> Result<Vec<Metric>, Failure> {
     let mut metrics = vec![Metric::Plain];
     if let Some(n) = rules.rule_set()?.moves_without_capture() {
         metrics.push(Metric::NoCapture(n));

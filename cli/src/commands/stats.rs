@@ -1,5 +1,5 @@
 use crate::commands::verify::open_all;
-use crate::options::{metric, thousands, DbArgs, RuleArgs};
+use crate::options::{metric, thousands, DbArgs, RuleFlags};
 use crate::Failure;
 use morris_db::Category;
 use morris_tablebase::stats::{key_stats, rule_key_stats, KeyStats, RuleStats};
@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: RuleFlags,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {
@@ -56,10 +56,10 @@ pub fn run(args: Args) -> Result<(), Failure> {
         .iter()
         .fold(KeyStats::default(), |a, (_, s)| a.merge(s.clone()));
     if args.json {
-        let items: Vec<crate::json::KeyStats> = rows
+        let items: Vec<crate::json::KeyStatsRow> = rows
             .iter()
             .map(|(k, s)| (k, s, &s.rule))
-            .map(|(k, s, r)| crate::json::KeyStats {
+            .map(|(k, s, r)| crate::json::KeyStatsRow {
                 key: k.clone(),
                 wins: r.as_ref().map_or(s.wins, |r| r.count(Category::Win)),
                 losses: r.as_ref().map_or(s.losses, |r| r.count(Category::Loss)),

@@ -4,7 +4,7 @@
 
 mod protocol;
 
-use crate::options::RuleArgs;
+use crate::options::RuleFlags;
 use crate::Failure;
 use std::io::{BufRead, Write};
 
@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     db: std::path::PathBuf,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: RuleFlags,
 }
 
 pub fn run(args: Args) -> Result<(), Failure> {

@@ -1,4 +1,4 @@
-use crate::options::{thousands, threads, DbArgs, RuleArgs};
+use crate::options::{thousands, threads, DbArgs, RuleFlags};
 use crate::progress::Bars;
 use crate::Failure;
 use morris_db::format::Checks;
@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(long, value_name = "K", conflicts_with_all = ["only", "moving_only"])]
     key: Option<Key>,
     #[command(flatten)]
-    rules: RuleArgs,
+    rules: RuleFlags,
 }
 
 /// Opens keys for reading (with `resident`, copied into memory), or says which file is

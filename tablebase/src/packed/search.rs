@@ -62,7 +62,7 @@ pub fn search_pruned<T: Symbol, E>(
         Kind::Wdl => Scale::Values,
         Kind::Distance => Scale::Distances,
     };
-    let mut s = Search {
+    let mut s = Pruned {
         rules,
         scale,
         known,
@@ -172,13 +172,13 @@ impl Scale {
     }
 }
 
-struct Search<'r, K> {
+struct Pruned<'r, K> {
     rules: &'r Rules,
     scale: Scale,
     known: K,
 }
 
-impl<K> Search<'_, K> {
+impl<K> Pruned<'_, K> {
     /// The score of the searched position `pos` within the window (`lo`, `hi`), `lo < hi`
     /// (fail-soft): exact when it lies strictly inside; when the score is `lo` or less, a
     /// bound of it between the score and `lo`; when `hi` or more, one between `hi` and the

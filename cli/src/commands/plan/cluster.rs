@@ -6,7 +6,7 @@
 //! simulating the scheduler: list scheduling, the ready job with the longest path ahead of it
 //! first, onto the first node with the cores and the memory it asks for.
 
-use super::jobs::{Job, JOIN_SLOTS_PER_SECOND, PLACEMENT_SLOTS_PER_CORE, RETRO_SLOTS_PER_CORE};
+use super::jobs::{UnitJob, JOIN_SLOTS_PER_SECOND, PLACEMENT_SLOTS_PER_CORE, RETRO_SLOTS_PER_CORE};
 use core::fmt::Write as _;
 use morris_db::plan::bytes;
 
@@ -47,7 +47,7 @@ fn duration(seconds: f64) -> String {
 
 /// The estimate as text; an error when a job needs more memory than a node has, or more
 /// cores.
-pub fn estimate(jobs: &[Job], cluster: Cluster, cpus: usize) -> Result<String, String> {
+pub fn estimate(jobs: &[UnitJob], cluster: Cluster, cpus: usize) -> Result<String, String> {
     let node_memory = cluster.memory_gb * 1_000_000_000;
     if cpus > cluster.cores {
         return Err(format!(
@@ -113,7 +113,7 @@ pub fn estimate(jobs: &[Job], cluster: Cluster, cpus: usize) -> Result<String, S
 
 /// The finishing time of the last job when the jobs are scheduled as they become ready, the
 /// one with the longest path ahead first, each on the first node with room for it.
-fn simulate(jobs: &[Job], time: &[f64], tail: &[f64], cluster: Cluster, cpus: usize) -> f64 {
+fn simulate(jobs: &[UnitJob], time: &[f64], tail: &[f64], cluster: Cluster, cpus: usize) -> f64 {
     let node_memory = cluster.memory_gb * 1_000_000_000;
     let mut free: Vec<(usize, u64)> = vec![(cluster.cores, node_memory); cluster.nodes];
     let mut waiting: Vec<usize> = jobs.iter().map(|j| j.after.len()).collect();

@@ -2,7 +2,7 @@
 //! machine. Both run `morris solve --key` per job ([`super::jobs`]), whose jobs do nothing
 //! when their output is complete.
 
-use super::jobs::Job;
+use super::jobs::UnitJob;
 use core::fmt::Write as _;
 
 /// What every job's command line shares: the binary, the directory and the rule options.
@@ -20,7 +20,7 @@ pub struct Common {
 impl Common {
     /// What both workflows' headers say: the title, the number of jobs, the binary and the
     /// directory quoted for the shell, the rule options and the threads of a job.
-    fn header(&self, jobs: &[Job]) -> (&str, usize, String, String, &str, usize) {
+    fn header(&self, jobs: &[UnitJob]) -> (&str, usize, String, String, &str, usize) {
         (
             &self.title,
             jobs.len(),
@@ -51,13 +51,13 @@ pub fn request_mib(memory: u64) -> u64 {
 }
 
 /// Minutes to request for a job: three times the estimate, and ten minutes more.
-pub fn request_minutes(job: &Job, cpus: usize) -> u64 {
+pub fn request_minutes(job: &UnitJob, cpus: usize) -> u64 {
     (3.0 * job.seconds(cpus) / 60.0).ceil() as u64 + 10
 }
 
 /// The Slurm submit script: one `sbatch` per job whose output is not complete, with
 /// `--dependency=afterok:` edges to the jobs submitted for what it reads.
-pub fn slurm(jobs: &[Job], c: &Common) -> String {
+pub fn slurm(jobs: &[UnitJob], c: &Common) -> String {
     let (title, n, morris, db, options, cpus) = c.header(jobs);
     let mut s = String::new();
     let _ = write!(
@@ -140,7 +140,7 @@ job() {{
 
 /// The Makefile: one phony target per job, waiting for the jobs it depends on, so that
 /// `make -j N` runs up to N jobs at once on one machine (each with `THREADS` threads).
-pub fn make(jobs: &[Job], c: &Common) -> String {
+pub fn make(jobs: &[UnitJob], c: &Common) -> String {
     let (title, n, morris, db, options, cpus) = c.header(jobs);
     let mut s = String::new();
     let targets: Vec<&str> = jobs.iter().map(|j| j.name.as_str()).collect();

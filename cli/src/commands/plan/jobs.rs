@@ -20,7 +20,7 @@ pub const PLACEMENT_SLOTS_PER_CORE: f64 = 1.08e6;
 pub const JOIN_SLOTS_PER_SECOND: f64 = 100e6;
 
 /// One job of the workflow.
-pub struct Job {
+pub struct UnitJob {
     /// The unit's first key (`morris solve --key`).
     pub key: Key,
     pub part: Part,
@@ -36,7 +36,7 @@ pub struct Job {
     pub after: Vec<usize>,
 }
 
-impl Job {
+impl UnitJob {
     /// The arguments of `morris solve` that run the job.
     pub fn args(&self) -> String {
         match &self.part {
@@ -58,9 +58,9 @@ impl Job {
 
 /// The jobs of the graph's units in its order (each after the jobs it waits for); placement
 /// keys of more than `range_slots` slots split into ranges of that many slots and a join.
-pub fn jobs(graph: &KeyGraph, range_slots: Option<u64>) -> Vec<Job> {
+pub fn jobs(graph: &KeyGraph, range_slots: Option<u64>) -> Vec<UnitJob> {
     let rules = graph.rules();
-    let mut jobs: Vec<Job> = Vec::new();
+    let mut jobs: Vec<UnitJob> = Vec::new();
     // Per unit, the job whose success means its tables are complete.
     let mut last: Vec<usize> = Vec::with_capacity(graph.units().len());
     for unit in graph.units() {
@@ -72,7 +72,7 @@ pub fn jobs(graph: &KeyGraph, range_slots: Option<u64>) -> Vec<Job> {
             UnitKind::Placement => (PLACEMENT_BYTES_PER_SLOT, PLACEMENT_SLOTS_PER_CORE),
             UnitKind::Moving | UnitKind::HandPair => (SOLVE_BYTES_PER_SLOT, RETRO_SLOTS_PER_CORE),
         };
-        let job = |part: Part, name: String, slots: u64, after: Vec<usize>| Job {
+        let job = |part: Part, name: String, slots: u64, after: Vec<usize>| UnitJob {
             key,
             part,
             name,
@@ -93,7 +93,7 @@ pub fn jobs(graph: &KeyGraph, range_slots: Option<u64>) -> Vec<Job> {
                         after.clone(),
                     ));
                 }
-                jobs.push(Job {
+                jobs.push(UnitJob {
                     key,
                     part: Part::Join,
                     name: format!("morris-{key}-join"),

@@ -1,7 +1,7 @@
 //! `morris solve --key K [--range A..B | --join] [--check]`: one unit of a solve, as a job of a
 //! workflow runs it.
 
-use super::{metrics, Args, Report};
+use super::{metrics, Args, SolveReport};
 use crate::progress::Bars;
 use crate::Failure;
 use morris_db::Key;
@@ -62,7 +62,7 @@ pub fn run(args: &Args, rules: Rules, max_stones: u8, key: Key) -> Result<(), Fa
     let mut solved = false;
     for mut store in stores {
         let bars = Bars::new(slots, "slots");
-        let report = Report {
+        let report = SolveReport {
             bars: &bars,
             name: Default::default(),
         };

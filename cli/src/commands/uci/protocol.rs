@@ -126,7 +126,7 @@ struct Candidate {
 impl Candidate {
     /// Best first for the mover, as the tablebase ranks moves: under the rule its outcome at
     /// the counter, then the plain outcome.
-    fn rank(&self) -> (Option<Outcome>, (Value, Option<Outcome>)) {
+    fn rank(&self) -> (Option<Outcome>, (Value, bool, Option<Outcome>)) {
         (self.rule, self.plain.rank())
     }
 }
@@ -146,7 +146,7 @@ fn best(ranked: &[Candidate]) -> Option<&Candidate> {
 }
 
 /// What the tables say of a state.
-enum Analysis {
+enum Reading {
     /// The game is over (or drawn by the no-capture rule): no move.
     Over { plain: Found, why: String },
     /// Every legal choice, best first; with the tables' ranked moves they come from, in the
@@ -307,11 +307,13 @@ impl Engine {
         }
         for (name, value) in FIXED {
             match value {
-                Fixed::Spin(v) => writeln!(
+                FixedOption::Spin(v) => writeln!(
                     out,
                     "option name {name} type spin default {v} min {v} max {v}"
                 )?,
-                Fixed::Check(v) => writeln!(out, "option name {name} type check default {v}")?,
+                FixedOption::Check(v) => {
+                    writeln!(out, "option name {name} type check default {v}")?
+                }
             }
         }
         writeln!(out, "uciok")
@@ -374,10 +376,10 @@ impl Engine {
                 Ok(())
             }),
             _ => match FIXED.iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
-                Some((n, Fixed::Spin(v))) => {
+                Some((n, FixedOption::Spin(v))) => {
                     spin(&value).and_then(|got| fixed(n, got == *v, &value, &v.to_string()))
                 }
-                Some((n, Fixed::Check(v))) => {
+                Some((n, FixedOption::Check(v))) => {
                     check(&value).and_then(|got| fixed(n, got == *v, &value, &v.to_string()))
                 }
                 None => Err(format!("No such option: {name}")),
@@ -501,7 +503,7 @@ impl Engine {
     }
 
     /// What the tables say of a state at a counter.
-    fn analyse(&self, state: &State, counter: u32) -> Result<Analysis, String> {
+    fn analyse(&self, state: &State, counter: u32) -> Result<Reading, String> {
         let rules = self.rules();
         let pos = state.position();
         if !state.is_removing() {
@@ -526,11 +528,11 @@ impl Engine {
                     ),
                     GameEnd::Draw => (Found::Outcome(Outcome::Draw), "game over: draw".to_string()),
                 };
-                return Ok(Analysis::Over { plain, why });
+                return Ok(Reading::Over { plain, why });
             }
             if let Some(n) = self.tb.no_capture_limit() {
                 if counter >= u32::from(n) {
-                    return Ok(Analysis::Over {
+                    return Ok(Reading::Over {
                         plain: Found::Outcome(Outcome::Draw),
                         why: format!(
                             "game over: draw, {counter} plies without a capture or placement \
@@ -557,7 +559,7 @@ impl Engine {
                     }
                 })
                 .collect();
-            return Ok(Analysis::Ranked(candidates, moves));
+            return Ok(Reading::Ranked(candidates, moves));
         }
         // A removal is due: each removal finishes the move, a zeroing one, so its position is
         // read at counter 0.
@@ -575,7 +577,7 @@ impl Engine {
             });
         }
         choices.sort_by_key(Candidate::rank);
-        Ok(Analysis::Ranked(choices, Vec::new()))
+        Ok(Reading::Ranked(choices, Vec::new()))
     }
 
     fn score(&self, plain: Found, rule: Option<Outcome>, side: Color) -> String {
@@ -623,7 +625,7 @@ impl Engine {
             }
         };
         let (mut choices, ranked) = match analysis {
-            Analysis::Over { plain, why } => {
+            Reading::Over { plain, why } => {
                 writeln!(
                     out,
                     "info depth 0 score {} nodes 0 time 0",
@@ -632,7 +634,7 @@ impl Engine {
                 writeln!(out, "info string {why}")?;
                 return self.bestmove("bestmove none".to_string(), go.wait, out);
             }
-            Analysis::Ranked(c, ranked) => (c, ranked),
+            Reading::Ranked(c, ranked) => (c, ranked),
         };
         let mut nodes = choices.len() as u64;
         if !go.searchmoves.is_empty() {
@@ -694,7 +696,7 @@ impl Engine {
         let mut plies = 1;
         let (mut s, mut counter) = (chosen.next, next_counter(fen.counter, chosen.zeroing));
         while plies < go.depth.unwrap_or(1).min(MAX_PV) {
-            let Ok(Analysis::Ranked(next, _)) = self.analyse(&s, counter) else {
+            let Ok(Reading::Ranked(next, _)) = self.analyse(&s, counter) else {
                 break;
             };
             nodes += next.len() as u64;
@@ -733,10 +735,10 @@ impl Engine {
         let fen = self.fen;
         let side = fen.state.side_to_move();
         match self.analyse(&fen.state, fen.counter) {
-            Ok(Analysis::Over { plain, .. }) => {
+            Ok(Reading::Over { plain, .. }) => {
                 writeln!(out, "info eval score {}", self.score(plain, None, side))
             }
-            Ok(Analysis::Ranked(choices, _)) => match best(&choices) {
+            Ok(Reading::Ranked(choices, _)) => match best(&choices) {
                 Some(c) => writeln!(out, "info eval score {}", self.score(c.plain, c.rule, side)),
                 None => writeln!(out, "info string no legal move"),
             },
@@ -797,23 +799,23 @@ fn score(plain: Found, rule: Option<Outcome>, side: Color, white_scores: bool) -
 }
 
 /// The rule options of Sanmill that our tables have one value of: refused at any other.
-enum Fixed {
+enum FixedOption {
     Spin(i64),
     Check(bool),
 }
 
-const FIXED: [(&str, Fixed); 11] = [
-    ("flyPieceCount", Fixed::Spin(3)),
-    ("PiecesAtLeastCount", Fixed::Spin(3)),
-    ("MillFormationActionInPlacingPhase", Fixed::Spin(0)),
-    ("IsDefenderMoveFirst", Fixed::Check(false)),
-    ("MayRemoveMultiple", Fixed::Check(false)),
-    ("MayRemoveFromMillsAlways", Fixed::Check(false)),
-    ("RestrictRepeatedMillsFormation", Fixed::Check(false)),
-    ("OneTimeUseMill", Fixed::Check(false)),
-    ("BoardFullAction", Fixed::Spin(0)),
-    ("StalemateAction", Fixed::Spin(0)),
-    ("StopPlacingWhenTwoEmptySquares", Fixed::Check(false)),
+const FIXED: [(&str, FixedOption); 11] = [
+    ("flyPieceCount", FixedOption::Spin(3)),
+    ("PiecesAtLeastCount", FixedOption::Spin(3)),
+    ("MillFormationActionInPlacingPhase", FixedOption::Spin(0)),
+    ("IsDefenderMoveFirst", FixedOption::Check(false)),
+    ("MayRemoveMultiple", FixedOption::Check(false)),
+    ("MayRemoveFromMillsAlways", FixedOption::Check(false)),
+    ("RestrictRepeatedMillsFormation", FixedOption::Check(false)),
+    ("OneTimeUseMill", FixedOption::Check(false)),
+    ("BoardFullAction", FixedOption::Spin(0)),
+    ("StalemateAction", FixedOption::Spin(0)),
+    ("StopPlacingWhenTwoEmptySquares", FixedOption::Check(false)),
 ];
 
 /// A fixed option set to a value: fine when it is ours.

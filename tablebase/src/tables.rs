@@ -1,4 +1,4 @@
-//! One set of tables (the plain game's, or the no-capture rule's) as a tablebase reads it:
+//! One set of tables (the plain game's, or the no-capture rule's) as a tablebase reads it ([`Tables`]):
 //! key by key from the best form on disk. The raw table first, else the packed distances,
 //! else, where values alone can answer, the packed values.
 //!
@@ -57,11 +57,11 @@ impl Found {
         }
     }
 
-    /// The order of moves, best first: by value, then, among moves of one value, by
-    /// outcome where it is known (a move of unknown distance sorts before those of known
-    /// distance of the same value).
-    pub fn rank(self) -> (Value, Option<Outcome>) {
-        (self.value(), self.outcome())
+    /// The order of moves, best first: by value, then among moves of one value those of
+    /// known outcome first (a win known to be in one ply before a win of unknown distance),
+    /// by outcome.
+    pub fn rank(self) -> (Value, bool, Option<Outcome>) {
+        (self.value(), self.outcome().is_none(), self.outcome())
     }
 }
 
@@ -82,7 +82,7 @@ enum Form {
     Packed(Kind),
 }
 
-pub(crate) struct Source {
+pub(crate) struct Tables {
     store: Store,
     /// Made on first need: a reader of raw tables never allocates the packed sets' key
     /// tables (a third of a query's time when it did).
@@ -109,11 +109,11 @@ impl From<DbError> for OpenError {
     }
 }
 
-impl Source {
+impl Tables {
     /// The tables of `metric` in `store`'s directory, read from values-only sets too when
     /// `values` is set.
-    pub(crate) fn new(store: Store, values: bool) -> Source {
-        Source {
+    pub(crate) fn new(store: Store, values: bool) -> Tables {
+        Tables {
             outcomes: OnceLock::new(),
             values: values.then(OnceLock::new),
             forms: (0..KEY_SLOTS).map(|_| OnceLock::new()).collect(),
@@ -205,7 +205,7 @@ impl Source {
         })
     }
 
-    /// What the tables hold of `pos`, whose key was opened ([`Source::open`]).
+    /// What the tables hold of `pos`, whose key was opened ([`Tables::open`]).
     pub(crate) fn get(&self, pos: &Position) -> Result<Found, DbError> {
         if lost_already(pos, self.store.rules()) {
             return Ok(Found::Outcome(Outcome::Loss(0)));
@@ -232,5 +232,42 @@ impl Source {
             .get(pos)?
             .outcome()
             .expect("a source without values-only sets reads outcomes"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Moves rank by value first, then a known outcome before an unknown one of the same
+    /// value, then by outcome: a values-only move never outranks a better value.
+    #[test]
+    fn found_ranks_by_value_then_known_distance() {
+        let mut moves = [
+            Found::Value(Value::Loss),
+            Found::Outcome(Outcome::Win(7)),
+            Found::Value(Value::Draw),
+            Found::Value(Value::Win),
+            Found::Outcome(Outcome::Win(1)),
+            Found::Outcome(Outcome::Loss(4)),
+        ];
+        moves.sort_by_key(|f| f.rank());
+        assert_eq!(
+            moves,
+            [
+                Found::Outcome(Outcome::Win(1)),
+                Found::Outcome(Outcome::Win(7)),
+                Found::Value(Value::Win),
+                Found::Value(Value::Draw),
+                Found::Outcome(Outcome::Loss(4)),
+                Found::Value(Value::Loss),
+            ]
+        );
+        assert_eq!(
+            Found::Value(Value::Win).after_move(),
+            Found::Value(Value::Loss)
+        );
+        assert_eq!(Found::Value(Value::Win).to_string(), "win");
+        assert_eq!(Found::Outcome(Outcome::Loss(26)).to_string(), "loss in 26");
     }
 }

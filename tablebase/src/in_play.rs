@@ -31,7 +31,7 @@ impl End {
 }
 
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct GameInPlay {
     rules: Rules,
     no_capture: Option<u16>,
     turn_limit: Option<u32>,
@@ -41,10 +41,10 @@ pub struct Game {
     seen: HashMap<Position, u32>,
 }
 
-impl Game {
+impl GameInPlay {
     /// A game under `set` from `start`, `counter` plies after the last capture or placement.
-    pub fn new(set: &RuleSet, start: Position, counter: u32) -> Game {
-        Game::with_limits(
+    pub fn new(set: &RuleSet, start: Position, counter: u32) -> GameInPlay {
+        GameInPlay::with_limits(
             set.rules(),
             set.moves_without_capture(),
             set.turn_limit(),
@@ -54,8 +54,8 @@ impl Game {
     }
 
     /// A game under the rules a tablebase answers (its no-capture rule, no turn limit).
-    pub fn of_tablebase(tb: &Tablebase, start: Position, counter: u32) -> Game {
-        Game::with_limits(*tb.rules(), tb.no_capture_limit(), None, start, counter)
+    pub fn of_tablebase(tb: &Tablebase, start: Position, counter: u32) -> GameInPlay {
+        GameInPlay::with_limits(*tb.rules(), tb.no_capture_limit(), None, start, counter)
     }
 
     fn with_limits(
@@ -64,10 +64,10 @@ impl Game {
         turn_limit: Option<u32>,
         start: Position,
         counter: u32,
-    ) -> Game {
+    ) -> GameInPlay {
         let mut seen = HashMap::new();
         seen.insert(start, 1);
-        Game {
+        GameInPlay {
             rules,
             no_capture,
             turn_limit,
