@@ -144,7 +144,7 @@ fn probe_error(e: ProbeError) -> ApiError {
     }
 }
 
-fn params(q: Result<Query<Params>, QueryRejection>) -> Result<Params, ApiError> {
+fn params<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
     q.map(|Query(p)| p)
         .map_err(|e| ApiError::bad(format!("malformed query string: {}", e.body_text())))
 }
@@ -274,9 +274,7 @@ pub async fn choose(
     q: Result<Query<Params>, QueryRejection>,
     c: Result<Query<ChooseParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let p = params(q)?;
-    let Query(c) =
-        c.map_err(|e| ApiError::bad(format!("malformed query string: {}", e.body_text())))?;
+    let (p, c) = (params(q)?, params(c)?);
     let player: Player = match c.player.as_deref().map(str::trim) {
         None | Some("") => Player::perfect(Choice::Ultra),
         Some(text) => text
@@ -325,9 +323,7 @@ pub async fn analyze(
     q: Result<Query<Params>, QueryRejection>,
     game: Result<Query<GameParams>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let p = params(q)?;
-    let Query(g) =
-        game.map_err(|e| ApiError::bad(format!("malformed query string: {}", e.body_text())))?;
+    let (p, g) = (params(q)?, params(game)?);
     let svg = match g.format.as_deref().map(str::trim).unwrap_or("") {
         "" | "json" => false,
         "svg" => true,
