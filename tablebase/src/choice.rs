@@ -234,10 +234,9 @@ impl core::str::FromStr for Player {
                 (c, skill)
             }
         };
-        let choice =
-            choice
-                .parse()
-                .map_err(|e| if choice == s { e } else { format!("{s}: {e}") })?;
+        let choice = choice
+            .parse()
+            .map_err(|e| if choice == s { e } else { format!("{s}: {e}") })?;
         Ok(Player { choice, skill })
     }
 }
