@@ -227,6 +227,19 @@ pub fn within_turns(
     }
 }
 
+/// Every legal move of `pos` at the no-capture counter `counter`, best first with `left`
+/// more plies before a turn limit draws the game.
+pub fn moves_within_turns(
+    tb: &Tablebase,
+    pos: &Position,
+    counter: u32,
+    left: Option<u32>,
+) -> Result<Vec<RankedMove>, ProbeError> {
+    let mut moves = tb.best_moves_at(pos, counter)?;
+    rank_within_turns(pos, tb.rules(), &mut moves, left)?;
+    Ok(moves)
+}
+
 /// The moves of `pos` valued and ranked again with `left` more plies before a draw.
 pub fn rank_within_turns(
     pos: &Position,

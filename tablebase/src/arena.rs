@@ -32,9 +32,8 @@ pub fn play_game(
             return Ok(PlayedGame { end, moves });
         }
         let pos = *game.position();
-        let mut ranked = tb.best_moves_at(&pos, game.counter())?;
         let left = game.turns_left();
-        crate::answer::rank_within_turns(&pos, tb.rules(), &mut ranked, left)?;
+        let ranked = crate::answer::moves_within_turns(tb, &pos, game.counter(), left)?;
         let seen = |p: &Position| game.seen(p);
         let spot = Spot {
             pos: &pos,

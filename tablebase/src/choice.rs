@@ -19,6 +19,7 @@
 //! at the price of a value. A [`Player`] adds strength levels: with probability `1 - skill` it
 //! plays a uniformly random legal move instead.
 
+use crate::answer::moves_within_turns;
 use crate::rng::Rng;
 use crate::tablebase::{ProbeError, RankedMove, Tablebase};
 use morris_db::Value;
@@ -155,8 +156,7 @@ fn reply_worth(
     {
         return Ok((Ratio::whole(worth(Value::Draw)), false));
     }
-    let mut replies = tb.best_moves_at(&next, counter)?;
-    crate::answer::rank_within_turns(&next, &rules, &mut replies, left)?;
+    let replies = moves_within_turns(tb, &next, counter, left)?;
     let sum: u32 = replies.iter().map(|r| worth(kept(r))).sum();
     let repeats = spot
         .seen
@@ -305,8 +305,7 @@ pub fn choose_move(
     player: Player,
     rng: &mut Rng,
 ) -> Result<Option<Move>, ProbeError> {
-    let mut moves = tb.best_moves_at(pos, counter)?;
-    crate::answer::rank_within_turns(pos, tb.rules(), &mut moves, turns_left)?;
+    let moves = moves_within_turns(tb, pos, counter, turns_left)?;
     let spot = Spot {
         pos,
         counter,

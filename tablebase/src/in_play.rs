@@ -126,8 +126,11 @@ impl GameInPlay {
 
     /// Plays `mv`, a legal move of the position.
     pub fn play(&mut self, mv: Move) {
-        let zeroing = mv.capture().is_some() || mv.from().is_none();
-        self.counter = if zeroing { 0 } else { self.counter + 1 };
+        self.counter = if crate::answer::is_zeroing(mv) {
+            0
+        } else {
+            self.counter + 1
+        };
         self.played += 1;
         self.pos = self.pos.play(mv);
         *self.seen.entry(self.pos).or_insert(0) += 1;

@@ -233,7 +233,7 @@ impl Tablebase {
         let mut moves = Vec::with_capacity(legal.len());
         for mv in legal {
             let next = pos.play(mv);
-            let zeroing = mv.capture().is_some() || mv.from().is_none();
+            let zeroing = crate::answer::is_zeroing(mv);
             let plain = self.read(&self.plain, &next)?.after_move();
             let rule = match &self.rule {
                 Some((n, tables)) => {
