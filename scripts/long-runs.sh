@@ -1,55 +1,39 @@
 #!/usr/bin/env bash
-# The runs of hours, for a machine that stays up for a day (or is kept between runs): the
-# plain Nine Men's Morris (both phases, which the others read), then the shortest first: the
-# whole game packed (about an hour), the moving phase of Twelve Men's Morris (about three
-# hours), the no-capture rule at N = 50 and 100 over the whole game (the longest; one results
-# file for both). Every step is resumable, verification included (journals of the keys that
-# passed), so after an interruption the same command goes on where it stopped; a step that
-# finds its output complete takes seconds. At nice 19 throughout: run it in the background and work beside it.
+# Every run of hours, chained in the order they read each other, for a machine kept between
+# sessions: the whole Nine game under every seed site's rules (scripts/solve-seeds.sh: the
+# plain game, N = 50 and 100 plies without a capture, the plain set packed, no flying, no
+# flying with N = 50), then Twelve Men's Morris whole (scripts/solve-twelve.sh). Each step
+# leaves a marker and resumes, so the same command after an interruption goes on where it
+# stopped. At nice 19 throughout: run it in the background and work beside it.
 #
-#   nohup bash scripts/long-runs.sh > dbs/long-runs.log 2>&1 &
-#   MORRIS_DB=/big/disk/nine TWELVE_DB=/big/disk/twelve bash scripts/long-runs.sh
-#   STEPS="plain pack" bash scripts/long-runs.sh     # some steps only
+#   nohup bash scripts/long-runs.sh > ~/morris-dbs/long-runs.log 2>&1 &
+#   MORRIS_ROOT=/big/disk bash scripts/long-runs.sh
+#   KEEP_RAW=1 bash scripts/long-runs.sh     # keep the raw Nine tables (needs about 50 GB more)
 #
-# Disk, about: plain 26 GiB, each N 14 GiB, packed 3 GiB, Twelve 15.6 GiB (tables are written
-# atomically, so a full disk stops a step with an error and loses no finished table).
+# Disk: the raw tables of the plain and the no-flying Nine games (25.5 GiB each) do not fit
+# beside Twelve's run (up to about 40 GB), so once both are packed and their packed sets
+# verified, and nothing left to build reads them, they are deleted before Twelve starts: every
+# answer stays available from the packed sets (values and distances), the checksums of the plain
+# set are in results/nine-checksums.txt, and `morris solve --db DIR` rebuilds it in about half
+# an hour.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DB=${MORRIS_DB:-dbs/nine}
-TWELVE_DB=${TWELVE_DB:-dbs/twelve}
-STEPS=${STEPS:-"plain pack twelve nocapture"}
-mkdir -p "$DB"
+ROOT=${MORRIS_ROOT:-$HOME/morris-dbs}
+export MORRIS_ROOT=$ROOT
 
-step() {
-    local name=$1
-    shift
-    echo "=== $name: start $(date -u +%H:%MZ)"
-    nice -n 19 "$@"
-    echo "=== $name: done $(date -u +%H:%MZ)"
-}
+bash scripts/solve-seeds.sh
 
-cargo build --release -p morris
-for s in $STEPS; do
-    case $s in
-        plain)
-            # With the pack step to come, the packer follows the solve (each key packed while
-            # its table is still in the page cache), so that the two end together.
-            case " $STEPS " in
-                *" pack "*)
-                    ( sleep 10; MORRIS_DB="$DB" PACKED="$DB-packed" STEPS=follow \
-                        nice -n 19 bash scripts/pack-full.sh ) &
-                    follower=$! ;;
-                *) follower= ;;
-            esac
-            step plain target/release/morris solve --db "$DB"
-            [ -z "$follower" ] || wait "$follower" ;;
-        nocapture)
-            # The seed sites' rule sets (scripts/solve-seeds.sh): its tables sit in <root>/nine.
-            step nocapture env MORRIS_ROOT="$(dirname "$DB")" SETS="plain nc50 nc100" \
-                bash scripts/solve-seeds.sh ;;
-        # This script's STEPS is not pack-full.sh's: that one keeps its own default steps.
-        pack) step pack env -u STEPS MORRIS_DB="$DB" PACKED="$DB-packed" bash scripts/pack-full.sh ;;
-        twelve) step twelve env MORRIS_DB="$TWELVE_DB" bash scripts/solve-twelve.sh ;;
-        *) echo "unknown step $s (plain pack twelve nocapture)" >&2; exit 2 ;;
-    esac
-done
+if [ -z "${KEEP_RAW:-}" ]; then
+  for set in plain noflying; do
+    [ -f "$ROOT/state/$set.pack-verify.done" ] || { echo "$set is not packed and verified" >&2; exit 1; }
+  done
+  for dir in nine nine-noflying; do
+    n=$(find "$ROOT/$dir" -maxdepth 1 -name '*.mdb' | wc -l)
+    if [ "$n" -gt 0 ]; then
+      find "$ROOT/$dir" -maxdepth 1 -name '*.mdb' -delete
+      echo "=== $dir: $n raw tables deleted for Twelve's room (packed sets kept)"
+    fi
+  done
+fi
+
+bash scripts/solve-twelve.sh

@@ -32,7 +32,7 @@ PRUNE=${PRUNE:-1}
 SCOPE=${SCOPE:-}
 RESULTS=results
 [ -z "$SCOPE" ] || RESULTS=$ROOT/results
-mkdir -p "$ROOT/logs" "$ROOT/state" "$ROOT/bin" "$RESULTS"
+mkdir -p "$ROOT/state" "$RESULTS"
 
 # `--status`: where each set stands (the steps done, from their markers), and nothing else.
 if [ "${1:-}" = --status ]; then
@@ -44,19 +44,8 @@ if [ "${1:-}" = --status ]; then
   exit 0
 fi
 
-# One binary for the whole chain, kept outside the work tree, so that a rebuild of the
-# checkout during a run of hours changes nothing under it.
-if [ -n "${MORRIS_BIN:-}" ]; then
-  BIN=$MORRIS_BIN
-else
-  commit=$(git rev-parse --short HEAD)
-  BIN=$ROOT/bin/morris-$commit
-  if [ ! -x "$BIN" ]; then
-    cargo build --release -p morris
-    cp target/release/morris "$BIN.tmp" && mv "$BIN.tmp" "$BIN"
-  fi
-fi
-echo "binary $BIN ($($BIN --version))"
+# shellcheck source=scripts/lib/steps.sh
+source scripts/lib/steps.sh
 
 # The directory and flags of a set; the packed set goes to "<dir>-<set>-packed".
 dir_of() {
@@ -86,40 +75,6 @@ prefix_of() {
     nc100) name+=-nc100 ;;
   esac
   echo "$name"
-}
-
-# Runs step $2 of set $1 unless its marker says it is done: "$@" from $3 on, at nice 19, its
-# output appended to the step's log and its wall time to times.tsv.
-step() {
-  local set=$1 name=$2
-  shift 2
-  local marker="$ROOT/state/$set.$name.done" log="$ROOT/logs/$set-$name.log"
-  if [ -f "$marker" ]; then
-    echo "=== $set $name: done before"
-    return 0
-  fi
-  echo "=== $set $name: start $(date -u +%FT%TZ)"
-  echo "# $(date -u +%FT%TZ) $BIN: $*" >> "$log"
-  local start status
-  start=$(date +%s)
-  set +e
-  if [ "$(type -t "$1")" = function ]; then
-    "$@"
-  else
-    nice -n 19 "$@"
-  fi 2>&1 | tr '\r' '\n' | grep -v '^$' >> "$log"
-  status=${PIPESTATUS[0]}
-  set -e
-  local secs=$(( $(date +%s) - start ))
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$set" "$name" "$secs" "$status" "$(date -u +%FT%TZ)" \
-    "$(basename "$BIN")" >> "$ROOT/logs/times.tsv"
-  if [ "$status" != 0 ]; then
-    echo "=== $set $name: FAILED (exit $status) after $secs s; see $log" >&2
-    tail -5 "$log" >&2
-    exit "$status"
-  fi
-  touch "$marker"
-  echo "=== $set $name: done in $secs s"
 }
 
 # The plain tables against the checksums of a verified solve, key by key.

@@ -102,6 +102,10 @@ pub struct DbArgs {
     /// The moving phase only (no keys with stones in hand)
     #[arg(long)]
     pub moving_only: bool,
+    /// Only the keys with T stones in hand, both sides together (0: the moving phase): one
+    /// layer of a solve that keeps two layers of tables on disk (scripts/solve-twelve.sh)
+    #[arg(long, value_name = "T", conflicts_with_all = ["only", "moving_only"])]
+    pub in_hand: Option<u32>,
 }
 
 fn parse_pair(s: &str) -> Result<(u8, u8), String> {
@@ -119,6 +123,7 @@ impl DbArgs {
             only: self.only,
             placement: !self.moving_only,
             stop_after_files: None,
+            in_hand: self.in_hand,
         };
         let steps = morris_solver::solve::steps(rules, &job).map_err(Failure::input)?;
         Ok(steps.iter().flat_map(|s| s.keys()).collect())

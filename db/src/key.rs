@@ -46,6 +46,14 @@ impl Key {
     pub const fn on_board(self) -> u32 {
         self.us as u32 + self.them as u32
     }
+
+    /// Stones in hand, both sides together: the layer of the placement phase the key lies in
+    /// (0 for the moving phase). A key's moves lead into its own layer (Lasker's slides) or
+    /// the one below, so a solve can go layer by layer with only two layers of tables on
+    /// disk.
+    pub const fn in_hand(self) -> u32 {
+        self.us_hand as u32 + self.them_hand as u32
+    }
 }
 
 impl fmt::Display for Key {

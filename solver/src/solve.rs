@@ -102,6 +102,10 @@ pub struct Job {
     pub only: Option<(u8, u8)>,
     /// Build the placement keys after the moving phase.
     pub placement: bool,
+    /// Solve only the keys with this many stones in hand, both sides together (0: the moving
+    /// phase); the layer below must be on disk. A game too large for the disk is solved a
+    /// layer at a time, each packed before the one below it is deleted.
+    pub in_hand: Option<u32>,
     /// Stop (as if killed) after writing this many files: the resume tests' hook.
     pub stop_after_files: Option<usize>,
 }
@@ -123,6 +127,14 @@ pub fn steps(rules: &Rules, job: &Job) -> Result<Vec<Step>, SolveError> {
         }
     } else if job.placement {
         steps.extend_from_slice(graph.placement());
+    }
+    if let Some(layer) = job.in_hand {
+        steps.retain(|s| s.keys().iter().all(|k| k.in_hand() == layer));
+        if steps.is_empty() {
+            return Err(SolveError::NoSuchUnit(format!(
+                "no key of this game has {layer} stones in hand"
+            )));
+        }
     }
     Ok(steps)
 }

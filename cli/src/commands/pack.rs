@@ -132,6 +132,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         max_stones: None,
         only: None,
         moving_only: false,
+        in_hand: None,
         ..args.db.clone()
     }
     .keys(&rules)?;

@@ -45,7 +45,7 @@ pub struct Args {
     force: bool,
     /// Run one unit of the solve: the moving-phase pair or placement key holding key K
     /// (M-O-MH-OH, e.g. 5-4-0-0 or 2-3-2-2)
-    #[arg(long, value_name = "K", conflicts_with_all = ["only", "moving_only"])]
+    #[arg(long, value_name = "K", conflicts_with_all = ["only", "moving_only", "in_hand"])]
     key: Option<Key>,
     /// With --key: solve only the slots A..B (A included, B not) of a placement key, into a
     /// part file
@@ -123,6 +123,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         max_stones,
         only: args.db.only,
         placement: !args.db.moving_only,
+        in_hand: args.db.in_hand,
         stop_after_files: std::env::var("MORRIS_STOP_AFTER_FILES")
             .ok()
             .and_then(|v| v.parse().ok()),

@@ -36,7 +36,7 @@ pub struct Args {
     journal: Option<std::path::PathBuf>,
     /// Verify one unit of the solve: the moving-phase pair or placement key holding key K
     /// (M-O-MH-OH, e.g. 5-4-0-0 or 2-3-2-2), as `solve --key` builds it
-    #[arg(long, value_name = "K", conflicts_with_all = ["only", "moving_only"])]
+    #[arg(long, value_name = "K", conflicts_with_all = ["only", "moving_only", "in_hand"])]
     key: Option<Key>,
     #[command(flatten)]
     rules: RuleFlags,

@@ -271,7 +271,7 @@ pub fn placement_keys(rules: &Rules, max_stones: u8) -> Vec<Key> {
     // the board first, and a key beside its colour swap (the two are solved together).
     keys.sort_by_key(|k| {
         let pair = (*k).min(k.swapped());
-        (k.us_hand + k.them_hand, k.on_board(), pair, *k)
+        (k.in_hand(), k.on_board(), pair, *k)
     });
     keys
 }

@@ -36,6 +36,7 @@ pub fn built(sets: &[(Rules, Metric)]) -> PathBuf {
             only: None,
             placement: true,
             stop_after_files: None,
+            in_hand: None,
         };
         solve(&mut Store::with_metric(&dir, rules, metric), &job, &Silent).unwrap();
     }

@@ -38,6 +38,7 @@ pub fn job(stones: u8, placement: bool) -> Job {
         only: None,
         placement,
         stop_after_files: None,
+        in_hand: None,
     }
 }
 

@@ -1,0 +1,127 @@
+//! A game solved a layer at a time (`--in-hand T`), as scripts/solve-twelve.sh solves Twelve
+//! Men's Morris within its disk: each layer solved, verified, counted and packed, then the raw
+//! tables of the layer below deleted. The answers must be those of the game solved whole.
+
+mod common;
+use common::{assert_fails, files, json, morris, scratch, solve, stderr, stdout};
+use std::path::Path;
+
+const GAME: [&str; 4] = ["--game", "twelve", "--stones", "4"];
+const LAYERS: u32 = 8;
+
+fn run(args: &[&str]) -> String {
+    let o = morris(args);
+    assert!(o.status.success(), "morris {args:?}: {}", stderr(&o));
+    stdout(&o)
+}
+
+/// The stones in hand of a table file `twelve-s4-M-O-MH-OH.mdb`.
+fn layer_of(name: &str) -> Option<u32> {
+    let key = name.strip_prefix("twelve-s4-")?.strip_suffix(".mdb")?;
+    let n: Vec<u32> = key.split('-').map(|x| x.parse().unwrap()).collect();
+    Some(n[2] + n[3])
+}
+
+fn raw_tables(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    files(dir)
+        .into_iter()
+        .filter(|(n, _)| layer_of(n).is_some())
+        .collect()
+}
+
+#[test]
+fn a_game_solved_layer_by_layer_answers_as_the_game_solved_whole() {
+    let whole = scratch("layers-whole");
+    solve(&whole, &GAME);
+    let whole_s = whole.to_str().unwrap();
+    let layered = scratch("layers");
+    let dir = layered.to_str().unwrap();
+
+    let with = |cmd: &[&str], t: &str| -> Vec<String> {
+        let mut a: Vec<String> = cmd.iter().map(|s| s.to_string()).collect();
+        a.extend(["--db", dir].map(String::from));
+        a.extend(GAME.map(String::from));
+        a.extend(["--in-hand".to_string(), t.to_string()]);
+        a
+    };
+    let mut tables = Vec::new();
+    let mut stats = Vec::new();
+    for t in 0..=LAYERS {
+        let t_s = t.to_string();
+        for cmd in [
+            &["solve"][..],
+            &["verify"],
+            &["pack", "--out", dir],
+            &["pack", "--out", dir, "--verify"],
+        ] {
+            let a = with(cmd, &t_s);
+            run(&a.iter().map(String::as_str).collect::<Vec<_>>());
+        }
+        // The layer's tables, before the layer below goes: exactly those of the whole solve.
+        tables.extend(
+            raw_tables(&layered)
+                .into_iter()
+                .filter(|(n, _)| layer_of(n) == Some(t)),
+        );
+        let a = with(&["stats", "--json"], &t_s);
+        let rows = json(&morris(&a.iter().map(String::as_str).collect::<Vec<_>>()));
+        stats.extend(rows.as_array().unwrap().iter().cloned());
+        if t >= 1 {
+            for (name, _) in raw_tables(&layered) {
+                if layer_of(&name) == Some(t - 1) {
+                    std::fs::remove_file(layered.join(name)).unwrap();
+                }
+            }
+        }
+    }
+    tables.sort();
+    assert_eq!(tables, raw_tables(&whole), "the tables, layer by layer");
+    let whole_stats = json(&morris(
+        &[&["stats", "--db", whole_s, "--json"][..], &GAME].concat(),
+    ));
+    assert_eq!(
+        serde_json::Value::Array(stats),
+        whole_stats,
+        "the counts, layer by layer"
+    );
+    // Only the last layer's raw tables are left; every other key answers from its packed set.
+    assert!(raw_tables(&layered)
+        .iter()
+        .all(|(n, _)| layer_of(n) == Some(LAYERS)));
+    for position in [
+        "startpos",
+        "W:a1,d2,g7 B:b6,f4 b 1 2",
+        "W:a1,d2,g7 B:b6,f4,a4 w 0 0",
+    ] {
+        let q = |d: &str| {
+            json(&morris(
+                &[&["query", "--db", d, "--json"][..], &GAME, &[position]].concat(),
+            ))
+        };
+        assert_eq!(q(dir), q(whole_s), "{position}");
+    }
+
+    // A layer the game does not have, and a layer whose layer below is missing.
+    let o = morris(&[&["solve", "--db", dir][..], &GAME, &["--in-hand", "99"]].concat());
+    assert_fails(&o, 2, &["no key of this game has 99 stones in hand"]);
+    let empty = scratch("layers-empty");
+    let o = morris(
+        &[
+            &["solve", "--db", empty.to_str().unwrap()][..],
+            &GAME,
+            &["--in-hand", "3"],
+        ]
+        .concat(),
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains(".mdb"), "{}", stderr(&o));
+    let o = morris(
+        &[
+            &["solve", "--db", dir, "--only", "4-3"][..],
+            &GAME,
+            &["--in-hand", "0"],
+        ]
+        .concat(),
+    );
+    assert_fails(&o, 2, &["--in-hand"]);
+}

@@ -1,0 +1,52 @@
+# Shared by the long runs (scripts/solve-seeds.sh, scripts/solve-twelve.sh): one binary for a
+# whole chain, and steps that leave a marker when done, so that a rerun goes on where the last
+# run stopped. Needs ROOT (logs in $ROOT/logs, markers in $ROOT/state) before it is sourced.
+mkdir -p "$ROOT/logs" "$ROOT/state" "$ROOT/bin"
+
+# One binary for the whole chain, kept outside the work tree, so that a rebuild of the
+# checkout during a run of hours changes nothing under it (MORRIS_BIN names another).
+if [ -n "${MORRIS_BIN:-}" ]; then
+  BIN=$MORRIS_BIN
+else
+  BIN=$ROOT/bin/morris-$(git rev-parse --short HEAD)
+  if [ ! -x "$BIN" ]; then
+    cargo build --release -p morris
+    cp target/release/morris "$BIN.tmp" && mv "$BIN.tmp" "$BIN"
+  fi
+fi
+echo "binary $BIN ($($BIN --version))"
+
+# Runs step $2 of set $1 unless its marker says it is done: "$@" from $3 on (a command at
+# nice 19, or a shell function), its output appended to $ROOT/logs/<set>-<step>.log and its
+# wall time to $ROOT/logs/times.tsv. A failure stops the chain with the log's last lines.
+step() {
+  local set=$1 name=$2
+  shift 2
+  local marker="$ROOT/state/$set.$name.done" log="$ROOT/logs/$set-$name.log"
+  if [ -f "$marker" ]; then
+    echo "=== $set $name: done before"
+    return 0
+  fi
+  echo "=== $set $name: start $(date -u +%FT%TZ)"
+  echo "# $(date -u +%FT%TZ) $BIN: $*" >> "$log"
+  local start status
+  start=$(date +%s)
+  set +e
+  if [ "$(type -t "$1")" = function ]; then
+    "$@"
+  else
+    nice -n 19 "$@"
+  fi 2>&1 | tr '\r' '\n' | grep -v '^$' >> "$log"
+  status=${PIPESTATUS[0]}
+  set -e
+  local secs=$(( $(date +%s) - start ))
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$set" "$name" "$secs" "$status" "$(date -u +%FT%TZ)" \
+    "$(basename "$BIN")" >> "$ROOT/logs/times.tsv"
+  if [ "$status" != 0 ]; then
+    echo "=== $set $name: FAILED (exit $status) after $secs s; see $log" >&2
+    tail -5 "$log" >&2
+    exit "$status"
+  fi
+  touch "$marker"
+  echo "=== $set $name: done in $secs s"
+}
