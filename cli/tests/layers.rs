@@ -3,7 +3,7 @@
 //! tables of the layer below deleted. The answers must be those of the game solved whole.
 
 mod common;
-use common::{assert_fails, files, json, morris, scratch, solve, stderr, stdout};
+use common::{assert_fails, files, json, morris, morris_input, scratch, solve, stderr, stdout};
 use std::path::Path;
 
 const GAME: [&str; 4] = ["--game", "twelve", "--stones", "4"];
@@ -100,6 +100,28 @@ fn a_game_solved_layer_by_layer_answers_as_the_game_solved_whole() {
         };
         assert_eq!(q(dir), q(whole_s), "{position}");
     }
+
+    // `play` from the packed sets: a diagonal slide of the human's, then the computer's reply.
+    let o = morris_input(
+        &[
+            &["play", "--db", dir][..],
+            &GAME,
+            &[
+                "--as",
+                "white",
+                "--position",
+                "W:a1,g7,d1,d7 B:a4,d5,g4,g1 w 0 0",
+            ],
+        ]
+        .concat(),
+        "a1-b2\n",
+    );
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        out.contains("W:d1,b2,d7,g7 B:") && out.contains("Black plays "),
+        "{out}"
+    );
 
     // A layer the game does not have, and a layer whose layer below is missing.
     let o = morris(&[&["solve", "--db", dir][..], &GAME, &["--in-hand", "99"]].concat());

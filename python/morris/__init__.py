@@ -49,7 +49,7 @@ class Sample(NamedTuple):
     Bit ``i`` of ``white``/``black`` is point ``i`` of ``board_points(game)``; ``side`` is 0
     for White to move, 1 for Black; ``hands`` is ``(n, 2)`` (White, Black); ``value`` is 1, 0,
     -1 (win, draw, loss for the side to move); ``plies`` is the distance to the end, -1 for a
-    draw.
+    draw. ``game``, ``flying`` and ``stones`` are those of the tablebase sampled.
     """
 
     white: np.ndarray
@@ -58,13 +58,16 @@ class Sample(NamedTuple):
     hands: np.ndarray
     value: np.ndarray
     plies: np.ndarray
+    game: str = "nine"
+    flying: bool = True
+    stones: int = 9
 
-    def position(self, i: int, game: Optional[str] = None, flying: Optional[bool] = None,
-                 stones: Optional[int] = None, rules: Optional[str] = None) -> Position:
-        """Row ``i`` as a Position (give the tablebase's rules)."""
+    def position(self, i: int) -> Position:
+        """Row ``i`` as a Position of the sampled tablebase's game."""
         return Position.from_bitboards(
             int(self.white[i]), int(self.black[i]), "wb"[int(self.side[i])],
-            int(self.hands[i, 0]), int(self.hands[i, 1]), game, flying, stones, rules)
+            int(self.hands[i, 0]), int(self.hands[i, 1]), self.game, self.flying,
+            self.stones, None)
 
 
 class Tablebase(_Tablebase):
@@ -101,4 +104,7 @@ class Tablebase(_Tablebase):
             hands=np.frombuffer(hands, dtype=np.uint8).reshape(-1, 2).copy(),
             value=np.frombuffer(value, dtype=np.int8).copy(),
             plies=np.frombuffer(plies, dtype="<i2").copy(),
+            game=self.game,
+            flying=self.flying,
+            stones=self.stones,
         )

@@ -43,6 +43,17 @@ def db_s4(morris_bin, tmp_path_factory):
     return _solve(morris_bin, tmp_path_factory.mktemp("s4"), "--stones", "4")
 
 
+@pytest.fixture(scope="session")
+def twelve_s4(morris_bin, tmp_path_factory):
+    """The whole 4-stone Twelve Men's Morris, unpacked and packed (seconds)."""
+    db = _solve(morris_bin, tmp_path_factory.mktemp("twelve-s4"), "--game", "twelve",
+                "--stones", "4")
+    packed = tmp_path_factory.mktemp("twelve-s4-packed")
+    subprocess.run([morris_bin, "pack", "--db", db, "--out", str(packed), "--game", "twelve",
+                    "--stones", "4", "--what", "dtw"], check=True, stdout=subprocess.DEVNULL)
+    return db, str(packed)
+
+
 def query(morris_bin, db, position, *args):
     import json
     out = subprocess.run([morris_bin, "query", "--db", db, "--json", *args, str(position)],

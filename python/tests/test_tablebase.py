@@ -213,3 +213,20 @@ def test_presets(db5):
     three = morris.Position.start(rules="three-120")
     assert (three.game, three.stones, three.flying) == ("three", 3, False)
     assert morris.Position.start(rules="no-capture-50", stones=4).stones == 4
+
+
+def test_twelve_mens_morris(morris_bin, twelve_s4):
+    """Twelve Men's Morris, from its tables and from its packed set, as `morris query --json`."""
+    db, packed = twelve_s4
+    rules = dict(game="twelve", stones=4)
+    tb, small = morris.Tablebase(db, **rules), morris.Tablebase(packed, **rules)
+    positions = random_positions(tb, 60, seed=5)
+    assert any(p.hands != (0, 0) for p in positions)
+    for pos in positions:
+        q = query(morris_bin, db, pos, "--game", "twelve", "--stones", "4")
+        assert tb.query(pos) == q, str(pos)
+        a, b = tb.probe(pos), small.probe(pos)
+        assert (a.value, a.plies) == (b.value, b.plies) == (q["value"], q["plies"]), str(pos)
+    # A corner's diagonal neighbour: b2 from a1, a move Nine Men's board does not have.
+    pos = morris.Position.parse("W:a1,g7,d1,d7 B:a4,d5,g4,g1 w 0 0", **rules)
+    assert "a1-b2" in [m.move for m in tb.best_moves(pos)]

@@ -20,14 +20,15 @@ use std::time::{Duration, Instant};
 
 const N: u16 = 8;
 
-/// The 3-stone Nine Men's Morris (plain and under the rule with N = 8) and Three Men's Morris,
-/// built once for every test of this file.
+/// The 3-stone Nine Men's Morris (plain and under the rule with N = 8), the 3-stone Twelve
+/// Men's Morris without flying and Three Men's Morris, built once for every test of this file.
 fn db() -> &'static Path {
     static DB: OnceLock<PathBuf> = OnceLock::new();
     DB.get_or_init(|| {
         built(&[
             (three_stones(), Metric::Plain),
             (three_stones(), Metric::NoCapture(N)),
+            (twelve_three(), Metric::Plain),
             (Rules::standard(Game::Three), Metric::Plain),
         ])
     })
@@ -42,6 +43,62 @@ fn server() -> Running {
 }
 
 const GASSER: &str = "W:d7,g1,g7 B:a4,d5,g4 b 0 0";
+
+/// Without flying, so that a stone's moves are its links, diagonals included.
+fn twelve_three() -> Rules {
+    Rules {
+        stones: 3,
+        flying: false,
+        ..Rules::standard(Game::Twelve)
+    }
+}
+
+/// Twelve Men's Morris: its diagonals in the moves, and every answer that of its tables.
+#[test]
+fn twelve_mens_morris_answers_from_its_tables() {
+    let srv = server();
+    let rules = twelve_three();
+    let tb = Tablebase::open(db(), rules).unwrap();
+    // White's a1 and g7 each have a diagonal neighbour (b2, f6); on Nine's board they have none.
+    let text = "W:a1,g7,d1 B:a4,d5,g4 w 0 0";
+    let pos = Position::parse(text, &rules).unwrap();
+    let j = get(
+        srv.addr,
+        &format!(
+            "/api/query?game=twelve&stones=3&flying=false&position={}",
+            enc(text)
+        ),
+    )
+    .json();
+    assert_eq!(j["rules"]["game"], "twelve");
+    let probe = tb.probe(&pos).unwrap();
+    assert_eq!(j["value"], probe.plain.value().name());
+    assert_eq!(plies(&j["plies"]), probe.plain.plies());
+    let moves: Vec<&str> = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    let ranked = tb.best_moves(&pos).unwrap();
+    let want: Vec<String> = ranked
+        .iter()
+        .map(|m| m.mv.notation(rules.board()).to_string())
+        .collect();
+    assert_eq!(moves, want);
+    assert!(
+        moves.contains(&"a1-b2") && moves.contains(&"g7-f6"),
+        "{moves:?}"
+    );
+    let j = get(
+        srv.addr,
+        "/api/query?game=twelve&stones=3&flying=false&position=startpos",
+    )
+    .json();
+    let start = tb.probe(&Position::start(&rules)).unwrap();
+    assert_eq!(j["value"], start.plain.value().name());
+    assert_eq!(plies(&j["plies"]), start.plain.plies());
+}
 
 fn plies(v: &Value) -> Option<u32> {
     v.as_u64().map(|p| p as u32)

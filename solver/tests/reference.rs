@@ -1,6 +1,6 @@
 //! The solver against the naive reference solver of `morris-reference` (no symmetry, no
-//! shared index or move code), on whole games: Nine Men's Morris with 3 and 4 stones a side,
-//! with and without flying, and the games of the family solved whole (tic-tac-toe, Three and
+//! shared index or move code), on whole games: Nine and Twelve Men's Morris with 3 and 4 stones
+//! a side, with and without flying, and the games of the family solved whole (tic-tac-toe, Three and
 //! Six Men's Morris). Every moving-phase position with 3..=N stones a side, and every
 //! placement position reachable from the start, must have the same value and distance.
 
@@ -234,5 +234,25 @@ fn lasker_agrees_with_reference() {
     assert_eq!(c.start, Some(23), "3 stones: the first player wins in 23");
     let c = compare(lasker(4), &[]);
     assert_eq!((c.moving, c.placement), (MOVING_UP_TO_FOUR, 44_038_263));
+    assert_eq!(c.start, None, "4 stones: a draw");
+}
+
+/// Twelve Men's Morris (the Nine board with its four diagonals: 20 mills, corners with up to
+/// four neighbours), both phases, with 3 and 4 stones a side: the reduced games of the game
+/// `scripts/solve-twelve.sh` solves whole.
+#[test]
+fn twelve_agrees_with_reference() {
+    let twelve = |stones, flying| Rules {
+        stones,
+        flying,
+        ..Rules::standard(Game::Twelve)
+    };
+    let c = compare(twelve(3, false), &[]);
+    assert_eq!((c.moving, c.placement), (2_691_920, 491_665));
+    assert_eq!(c.start, None, "3 stones without flying: a draw");
+    // The points of Nine's board, so the moving positions are Nine's; the placement
+    // positions reached from the start differ (Nine's: PLACEMENT_FOUR).
+    let c = compare(twelve(4, true), &[]);
+    assert_eq!((c.moving, c.placement), (MOVING_UP_TO_FOUR, 14_766_289));
     assert_eq!(c.start, None, "4 stones: a draw");
 }
