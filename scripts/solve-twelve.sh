@@ -73,7 +73,7 @@ stats() {
   nice -n 19 "$BIN" stats --db "$DB" "${GAME[@]}" --in-hand "$1" --json \
     > "$ROOT/logs/twelve-stats-L$1.json.tmp"
   mv "$ROOT/logs/twelve-stats-L$1.json.tmp" "$ROOT/logs/twelve-stats-L$1.json"
-  nice -n 19 "$BIN" stats --db "$DB" "${GAME[@]}" --in-hand "$1"
+  cat "$ROOT/logs/twelve-stats-L$1.json"
 }
 
 # Deletes layer $1's raw tables once the layer above is verified and packed (its
