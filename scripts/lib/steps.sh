@@ -16,6 +16,21 @@ else
 fi
 echo "binary $BIN ($($BIN --version))"
 
+# A step stopped by a signal still gets its row in times.tsv (status 128 + the signal), so
+# that a step's time summed over its runs counts the runs cut short too.
+STEP_RUNNING=
+on_signal() {
+  if [ -n "$STEP_RUNNING" ]; then
+    read -r set name start <<< "$STEP_RUNNING"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$set" "$name" "$(( $(date +%s) - start ))" "$1" \
+      "$(date -u +%FT%TZ)" "$(basename "$BIN")" >> "$ROOT/logs/times.tsv"
+  fi
+  exit "$1"
+}
+trap 'on_signal 143' TERM
+trap 'on_signal 130' INT
+trap 'on_signal 129' HUP
+
 # Runs step $2 of set $1 unless its marker says it is done: "$@" from $3 on (a command at
 # nice 19, or a shell function), its output appended to $ROOT/logs/<set>-<step>.log and its
 # wall time to $ROOT/logs/times.tsv. A failure stops the chain with the log's last lines.
@@ -31,6 +46,7 @@ step() {
   echo "# $(date -u +%FT%TZ) $BIN: $*" >> "$log"
   local start status
   start=$(date +%s)
+  STEP_RUNNING="$set $name $start"
   set +e
   if [ "$(type -t "$1")" = function ]; then
     "$@"
@@ -38,6 +54,7 @@ step() {
     nice -n 19 "$@"
   fi 2>&1 | tr '\r' '\n' | grep -v '^$' >> "$log"
   status=${PIPESTATUS[0]}
+  STEP_RUNNING=
   set -e
   local secs=$(( $(date +%s) - start ))
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$set" "$name" "$secs" "$status" "$(date -u +%FT%TZ)" \
