@@ -150,6 +150,15 @@ positions() {
   done
 }
 
+# The plain packed set's value files alone, as a player downloads them (0.87 GB), answering
+# the start and Gasser's positions: values with every move ranked, no distances.
+values_only() {
+  local dir=$ROOT/nine-plain-values
+  mkdir -p "$dir"
+  find "$ROOT/nine-plain-packed" -maxdepth 1 -name '*.wdl.mpk' -exec ln -sf {} "$dir/" \;
+  positions "$dir" "$@"
+}
+
 # The raw files of a set (its metric's tables) once nothing left to build reads them.
 prune() {
   [ "$PRUNE" = 1 ] || return 0
@@ -177,7 +186,8 @@ for set in $SETS; do
         --verify --journal "$ROOT/state/plain.pack-verify.journal"
       step plain latency "$BIN" pack --db "$dir" --out "$ROOT/nine-plain-packed" "${flags[@]}" \
         --latency 2000
-      step plain disk disk plain "$dir" "$ROOT/nine-plain-packed" ;;
+      step plain disk disk plain "$dir" "$ROOT/nine-plain-packed"
+      step plain values-only values_only "${flags[@]}" ;;
     *) echo "unknown set $set (plain nc50 nc100 plainpack noflying nofly-nc50)" >&2; exit 2 ;;
   esac
   prune "$set"
