@@ -48,11 +48,12 @@ step() {
   start=$(date +%s)
   STEP_RUNNING="$set $name $start"
   set +e
+  # Line by line, so that a run killed midway leaves every line it printed in the log.
   if [ "$(type -t "$1")" = function ]; then
     "$@"
   else
     nice -n 19 "$@"
-  fi 2>&1 | tr '\r' '\n' | grep -v '^$' >> "$log"
+  fi 2>&1 | stdbuf -oL tr '\r' '\n' | grep --line-buffered -v '^$' >> "$log"
   status=${PIPESTATUS[0]}
   STEP_RUNNING=
   set -e
