@@ -163,7 +163,7 @@ def section(set_, rows, body):
     title, _ = SETS[set_]
     out = [f"## {title}", ""]
     if rows is None:
-        return out + ["Not built yet: `bash scripts/solve-seeds.sh` goes on where it stopped.", ""]
+        return out + ["Not built yet: `bash scripts/long-runs.sh` goes on where the runs stopped.", ""]
     return out + body(rows) + [""]
 
 
