@@ -98,7 +98,13 @@ def positions(set_):
 
 def disk(set_):
     got = dict(l.split() for l in log(set_, "disk").splitlines() if l and not l.startswith("#"))
-    fmt = lambda k: f"{int(got[k]) / 2**30:.2f} GiB ({int(got[k]):,} B)" if k in got else "-"
+    def fmt(k):
+        if k not in got:
+            return "-"
+        b = float(got[k])
+        # An early version of the disk step printed sizes as 1.365e+10: four figures only.
+        exact = f"{b:,.0f} B" if "e" not in got[k] else f"about {got[k]} B"
+        return f"{b / 2**30:.2f} GiB ({exact})"
     return fmt("raw"), fmt("packed")
 
 

@@ -129,7 +129,7 @@ stats_json() {
 # Bytes on disk of a set: its own raw tables, and its packed set.
 disk() {
   local set=$1 dir=$2 packed=$3
-  echo "raw $(stat -c %s "$dir/$(prefix_of "$set")"-[0-9]*.mdb | awk '{s += $1} END {print s}')"
+  echo "raw $(stat -c %s "$dir/$(prefix_of "$set")"-[0-9]*.mdb | awk '{s += $1} END {printf "%.0f\n", s}')"
   echo "packed $(du -sb "$packed" | cut -f1)"
 }
 
