@@ -113,7 +113,7 @@ for t in $(seq 0 "$LAYERS"); do
   fi
 done
 
-# The start position and Gasser-style first moves, ranked, from the packed sets.
+# The start position and its moves ranked, from the packed sets.
 positions() {
   "$BIN" query --db "$DB" "${GAME[@]}" startpos
 }

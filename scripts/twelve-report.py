@@ -26,7 +26,8 @@ NINE = {"moving": (9_074_932_579, 879.3), "placement": (18_291_062_339, 851.9)}
 OTHER_CORE_HOURS = 10 * 64
 
 
-def layers_of(logs, name, pattern):
+def layers_of(logs, pattern):
+    """The files of `pattern` in `logs`, by the layer their name gives (`-L<t>`)."""
     out = {}
     for path in glob.glob(os.path.join(logs, pattern)):
         m = re.search(r"-L(\d+)[.-]", os.path.basename(path))
@@ -51,7 +52,7 @@ def solve_lines(logs):
     """(slots, seconds, peak bytes) of every step the solve logs report, by layer."""
     units = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}
     out = defaultdict(list)
-    for layer, path in layers_of(logs, "solve", "twelve-L*-solve.log").items():
+    for layer, path in layers_of(logs, "twelve-L*-solve.log").items():
         for line in open(path):
             m = re.match(
                 r"\S+(?: \+ \S+)?: ([\d,]+) slots in ([\d.]+) s .*peak memory ([\d.]+) (\w+)", line
@@ -95,8 +96,8 @@ def main():
     logs = os.path.join(args.root, "logs")
     os.makedirs(args.results, exist_ok=True)
 
-    sums = layers_of(logs, "checksums", "twelve-checksums-L*.txt")
-    stats = layers_of(logs, "stats", "twelve-stats-L*.json")
+    sums = layers_of(logs, "twelve-checksums-L*.txt")
+    stats = layers_of(logs, "twelve-stats-L*.json")
     missing = [t for t in range(args.layers + 1) if t not in sums or t not in stats]
     if missing:
         raise SystemExit(f"layers not finished yet: {missing} (rerun scripts/solve-twelve.sh)")

@@ -74,12 +74,7 @@ fn twelve_mens_morris_answers_from_its_tables() {
     let probe = tb.probe(&pos).unwrap();
     assert_eq!(j["value"], probe.plain.value().name());
     assert_eq!(plies(&j["plies"]), probe.plain.plies());
-    let moves: Vec<&str> = j["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["move"].as_str().unwrap())
-        .collect();
+    let moves = move_names(&j);
     let ranked = tb.best_moves(&pos).unwrap();
     let want: Vec<String> = ranked
         .iter()
@@ -98,6 +93,16 @@ fn twelve_mens_morris_answers_from_its_tables() {
     let start = tb.probe(&Position::start(&rules)).unwrap();
     assert_eq!(j["value"], start.plain.value().name());
     assert_eq!(plies(&j["plies"]), start.plain.plies());
+}
+
+/// The moves of an answer (`moves[].move`), in its order.
+fn move_names(j: &Value) -> Vec<&str> {
+    j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect()
 }
 
 fn plies(v: &Value) -> Option<u32> {
@@ -250,12 +255,7 @@ fn moves_games_and_finished_games() {
         &format!("/api/moves?position={}&stones=3", enc(GASSER)),
     )
     .json();
-    let got: Vec<&str> = j["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["move"].as_str().unwrap())
-        .collect();
+    let got = move_names(&j);
     let want: Vec<String> = legal_moves(&pos, &rules)
         .iter()
         .map(|m| m.notation(rules.board()).to_string())
