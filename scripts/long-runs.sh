@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Every run of hours, chained in the order they read each other, for a machine kept between
 # sessions:
-#   1. the whole Nine game, plain and under the no-capture rule of the seed sites
-#      (scripts/solve-seeds.sh, sets plain, nc50, nc100, plainpack: the rule sets read the
-#      plain tables, which are packed last);
-#   2. Twelve Men's Morris whole (scripts/solve-twelve.sh);
-#   3. the Nine game without flying, plain and at N = 50 (solve-seeds.sh, sets noflying and
-#      nofly-nc50).
+#   1. the Nine game without flying, plain and at N = 50 (scripts/solve-seeds.sh, sets
+#      noflying and nofly-nc50, every set's figures before the packing): the raw no-flying
+#      tables are deleted once both are packed;
+#   2. the whole Nine game, plain and under the no-capture rule of the seed sites
+#      (solve-seeds.sh, sets plain, nc100, plainpack: the rule sets read the plain tables,
+#      which are packed last). N = 50 is left out: its figures are in
+#      results/nine-nocapture.md; `SETS=nc50 bash scripts/solve-seeds.sh` builds it while the
+#      raw plain tables are there (NINE_SETS="plain nc50 nc100 plainpack" chains it);
+#   3. Twelve Men's Morris whole (scripts/solve-twelve.sh).
 # Each step leaves a marker and resumes, so the same command after an interruption goes on
 # where it stopped. At nice 19 throughout: run it in the background and work beside it.
 #
@@ -15,16 +18,18 @@
 #   KEEP_RAW=1 bash scripts/long-runs.sh     # keep the raw plain Nine tables (25.5 GiB more)
 #
 # Disk: the raw plain Nine tables (25.5 GiB) do not fit beside Twelve's run (up to about
-# 40 GB), so once the rule sets that read them are built and they are packed and their packed
-# set verified, they are deleted before Twelve starts: every answer stays available from the
-# packed set (values and distances), their checksums are in results/nine-checksums.txt, and
-# `morris solve --db DIR` rebuilds them in about half an hour.
+# 40 GB) and the packed sets, so once the rule sets that read them are built and they are
+# packed and their packed set verified, they are deleted before Twelve starts: every answer
+# stays available from the packed set (values and distances), their checksums are in
+# results/nine-checksums.txt, and `morris solve --db DIR` rebuilds them in about half an hour.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=${MORRIS_ROOT:-$HOME/morris-dbs}
 export MORRIS_ROOT=$ROOT
 
-SETS="plain nc50 nc100 plainpack" bash scripts/solve-seeds.sh
+FIGURES_FIRST=1 SETS="noflying nofly-nc50" bash scripts/solve-seeds.sh
+
+SETS=${NINE_SETS:-"plain nc100 plainpack"} bash scripts/solve-seeds.sh
 
 if [ -z "${KEEP_RAW:-}" ]; then
   [ -f "$ROOT/state/plain.pack-verify.done" ] || { echo "plain is not packed and verified" >&2; exit 1; }
@@ -37,5 +42,3 @@ if [ -z "${KEEP_RAW:-}" ]; then
 fi
 
 bash scripts/solve-twelve.sh
-
-SETS="noflying nofly-nc50" bash scripts/solve-seeds.sh

@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Writes results/nine-nocapture.md and results/nine-noflying.md from what
 scripts/solve-seeds.sh left: the statistics (results/nine-<set>-stats.json, exactly as
-`morris stats --json` printed them), and the logs and step times in $MORRIS_ROOT/logs.
+`morris stats --json` printed them), and the logs, markers and step times in $MORRIS_ROOT.
 
     python3 scripts/seeds-report.py                 # ~/morris-dbs
     MORRIS_ROOT=/big/disk python3 scripts/seeds-report.py
+
+A set's logs, the steps it has done, its step times and its verify journal are first copied
+to results/seeds-logs/<set>/, and the report is written from that copy: the figures stay
+reproducible from the repository when the machine that built the tables is gone. A set built
+on a machine whose logs were not copied keeps its section of the report as it was.
 
 A set not yet built is reported as such; a rule set's counts are checked key by key against
 the plain counts of its board rules (wins + cursed wins = plain wins, losses + blessed losses =
@@ -14,6 +19,7 @@ plain losses, the rest plain draws), and the check's outcome is printed in the r
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections import defaultdict
@@ -21,6 +27,10 @@ from collections import defaultdict
 ROOT = os.environ.get("MORRIS_ROOT", os.path.expanduser("~/morris-dbs"))
 RESULTS = os.environ.get("RESULTS", "results")
 LOGS = os.path.join(ROOT, "logs")
+ARCHIVE = os.path.join(RESULTS, "seeds-logs")
+# The logs of a set copied to the repository (the solve's too: it names every key's time).
+STEPS = ("solve", "checksums", "verify", "stats", "positions", "pack", "pack-verify",
+         "latency", "disk", "values-only")
 
 # What each set is, and the plain set its rule's counts split.
 SETS = {
@@ -40,24 +50,60 @@ def stats(set_):
         return json.load(f)
 
 
+def archive(set_):
+    """Copies what the runs left of a set on this machine to results/seeds-logs/<set>/
+    (replacing an older copy); nothing when this machine has no step of the set done."""
+    state = os.path.join(ROOT, "state")
+    steps = sorted(f[len(set_) + 1:-len(".done")] for f in
+                   (os.listdir(state) if os.path.isdir(state) else [])
+                   if f.startswith(f"{set_}.") and f.endswith(".done")
+                   and f[len(set_) + 1:-len(".done")] in STEPS)
+    if not steps:
+        return
+    out = os.path.join(ARCHIVE, set_)
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "done"), "w") as f:
+        f.write("".join(f"{s}\n" for s in steps))
+    rows = []
+    path = os.path.join(LOGS, "times.tsv")
+    if os.path.exists(path):
+        rows = [l for l in open(path) if l.split("\t", 1)[0] == set_]
+    with open(os.path.join(out, "times.tsv"), "w") as f:
+        f.write("".join(rows))
+    for step in STEPS:
+        path = os.path.join(LOGS, f"{set_}-{step}.log")
+        if os.path.exists(path):
+            shutil.copyfile(path, os.path.join(out, f"{step}.log"))
+    journal = os.path.join(state, f"{set_}.verify.journal")
+    if os.path.exists(journal):
+        shutil.copyfile(journal, os.path.join(out, "verify.journal"))
+
+
+def archived(set_):
+    return os.path.isdir(os.path.join(ARCHIVE, set_))
+
+
 def times():
     """Seconds per (set, step), summed over the runs that made up a step, and the binaries."""
     out, binaries = {}, defaultdict(set)
-    path = os.path.join(LOGS, "times.tsv")
-    if os.path.exists(path):
+    for set_ in SETS:
+        path = os.path.join(ARCHIVE, set_, "times.tsv")
+        if not os.path.exists(path):
+            continue
         for line in open(path):
-            set_, step, secs, status, _, binary = line.rstrip("\n").split("\t")
+            _, step, secs, status, _, binary = line.rstrip("\n").split("\t")
             out[(set_, step)] = out.get((set_, step), 0) + int(secs)
             binaries[set_].add(binary)
     return out, binaries
 
 
 def done(set_, step):
-    return os.path.exists(os.path.join(ROOT, "state", f"{set_}.{step}.done"))
+    path = os.path.join(ARCHIVE, set_, "done")
+    return os.path.exists(path) and step in open(path).read().split()
 
 
 def log(set_, step):
-    path = os.path.join(LOGS, f"{set_}-{step}.log")
+    path = os.path.join(ARCHIVE, set_, f"{step}.log")
     return open(path).read() if os.path.exists(path) else ""
 
 
@@ -132,7 +178,7 @@ def verify_line(set_):
     """The keys that passed (the verify journal: a key is recorded only with 0 mismatches)."""
     text = log(set_, "verify")
     bad = sum(int(m) for m in re.findall(r"checked, ([\d,]+) mismatch", text.replace(",", "")))
-    journal = os.path.join(ROOT, "state", f"{set_}.verify.journal")
+    journal = os.path.join(ARCHIVE, set_, "verify.journal")
     passed = sum(1 for _ in open(journal)) if os.path.exists(journal) else 0
     if not done(set_, "verify"):
         return f"not complete: {passed} keys passed so far, {bad} mismatches in the log"
@@ -164,10 +210,33 @@ def totals(rows, fields):
     return tot
 
 
+# The sections of the reports as they were before this run, by title.
+PREVIOUS = {}
+
+
+def read_previous(path):
+    """The sections of an earlier report: each "## " title with the lines up to the next."""
+    if not os.path.exists(path):
+        return
+    title = None
+    for line in open(path).read().splitlines():
+        if line.startswith("## "):
+            title = line[3:]
+            PREVIOUS[title] = []
+        elif title is not None:
+            PREVIOUS[title].append(line)
+
+
 def section(set_, rows, body):
-    """A set's section: its title, then `body(rows)`, or a line saying it is not built yet."""
+    """A set's section: its title, then `body(rows)`; the earlier report's section when the
+    set's logs were never copied to the repository; or a line saying it is not built yet."""
     title, _ = SETS[set_]
     out = [f"## {title}", ""]
+    if rows is not None and not archived(set_) and title in PREVIOUS:
+        kept = PREVIOUS[title]
+        while kept and not kept[-1]:
+            kept = kept[:-1]
+        return out[:1] + kept + [""]
     if rows is None:
         return out + ["Not built yet: `bash scripts/long-runs.sh` goes on where the runs stopped.", ""]
     return out + body(rows) + [""]
@@ -181,11 +250,14 @@ TIME_NOTES = {
 }
 
 
-def work_lines(set_, t):
+def work_lines(set_, t, binaries):
     """The steps' times, the set's size on disk and what its packed set passed."""
     raw, packed = disk(set_)
     note = [f"- {TIME_NOTES[set_]}"] if set_ in TIME_NOTES else []
+    commits = sorted({b.split("-")[-1] for b in binaries.get(set_, ())})
     return note + [
+        f"- tables built by the binary of commit {', '.join(commits) or '-'}; logs, step times "
+        f"and verify journal in `results/seeds-logs/{set_}/`",
         f"- solve {duration(t.get((set_, 'solve')))}, verify {duration(t.get((set_, 'verify')))} "
         f"({verify_line(set_)}), pack {duration(t.get((set_, 'pack')))}",
         f"- disk: raw {raw}, packed {packed}",
@@ -206,7 +278,7 @@ def key_table(rows, columns):
     return out
 
 
-def rule_section(set_, t):
+def rule_section(set_, runs):
     def body(rule):
         plain = stats(SETS[set_][1])
         tot = totals(rule, ("wins", "cursed_wins", "draws", "blessed_losses", "losses"))
@@ -220,7 +292,7 @@ def rule_section(set_, t):
             f"- **{pct(tot['cursed_wins'], plain_wins)} of the plain wins become draws**, "
             f"{pct(tot['blessed_losses'], plain_losses)} of the plain losses",
             f"- longest distance to zeroing of a win or loss the rule keeps: {longest} plies",
-        ] + work_lines(set_, t)
+        ] + work_lines(set_, *runs)
         if plain is not None:
             bad = checks(set_, rule, plain)
             out.append("- against the plain counts, key by key (wins + cursed wins = plain wins, "
@@ -234,7 +306,7 @@ def rule_section(set_, t):
     return section(set_, stats(set_), body)
 
 
-def plain_section(set_, t):
+def plain_section(set_, runs):
     def body(rows):
         tot = totals(rows, ("wins", "draws", "losses"))
         return [
@@ -242,31 +314,32 @@ def plain_section(set_, t):
             f"draws {n(tot['draws'])}, losses {n(tot['losses'])}",
             f"- longest win {max((r['max_win_plies'] or 0) for r in rows)} plies, longest loss "
             f"{max((r['max_loss_plies'] or 0) for r in rows)} plies",
-        ] + work_lines(set_, t) + positions_lines(set_, "`morris query`") + key_table(rows, [
+        ] + work_lines(set_, *runs) + positions_lines(set_, "`morris query`") + key_table(rows, [
             ("wins", "wins"), ("draws", "draws"), ("losses", "losses"),
             ("longest win", "max_win_plies"), ("longest loss", "max_loss_plies")])
     return section(set_, stats(set_), body)
 
 
-def header(title, sets, binaries, intro):
-    commits = sorted({b.split("-")[-1] for s in sets for b in binaries.get(s, ())})
+def header(title, intro):
     return [
         f"# {title}",
         "",
         f"Written by `scripts/seeds-report.py` on {subprocess.run(['date', '-u', '+%Y-%m-%d'], capture_output=True, text=True).stdout.strip()} "
-        f"from the runs of `scripts/solve-seeds.sh` on {machine()}; tables built by the binary "
-        f"of commit {', '.join(commits) or '-'}. Times are wall-clock seconds summed over the "
-        "runs a step took (a resumed step counts each run), at nice 19, with other work on the "
-        "machine at times.",
+        f"from the runs of `scripts/solve-seeds.sh` on {machine()}; each set names the commit "
+        "of the binary that built it. Times are wall-clock seconds summed over the runs a step "
+        "took (a resumed step counts each run), at nice 19.",
         "",
     ] + intro + [""]
 
 
 def main():
-    t, binaries = times()
+    for set_ in SETS:
+        archive(set_)
+    for name in ("nine-nocapture.md", "nine-noflying.md"):
+        read_previous(os.path.join(RESULTS, name))
+    runs = times()
     nocapture = header(
         "Nine Men's Morris under the no-capture rule, the whole game",
-        ["nc50", "nc100"], binaries,
         ["A zeroing ply is a capture or a placement; after N plies in a row without one the "
          "game is drawn (a winning ply still wins). Counts are symmetry classes at counter 0. "
          "Nobody had published these figures. They are checked three ways: `morris verify` "
@@ -275,17 +348,16 @@ def main():
          "counter of the 3- and 4-stone games (solver/tests/reference_nocapture.rs, in CI); "
          "and each key's counts split the plain game's exactly (below)."])
     for s in ("nc50", "nc100"):
-        nocapture += rule_section(s, t)
+        nocapture += rule_section(s, runs)
     noflying = header(
         "Nine Men's Morris without flying, the whole game",
-        ["noflying", "nofly-nc50"], binaries,
         ["A player with three stones slides like any other (seed 001's \"Sans vol\"). Malom, "
          "Sanmill and GamesmanOne publish the flying game only, so nothing here can be "
          "compared with a published figure; it is checked by `morris verify` over every key, "
          "and the solver agrees with the naive reference solver on every position of the "
          "no-flying 3- and 4-stone games, with and without the rule (in CI)."])
-    noflying += plain_section("noflying", t)
-    noflying += rule_section("nofly-nc50", t)
+    noflying += plain_section("noflying", runs)
+    noflying += rule_section("nofly-nc50", runs)
     for name, lines in (("nine-nocapture.md", nocapture), ("nine-noflying.md", noflying)):
         path = os.path.join(RESULTS, name)
         with open(path, "w") as f:

@@ -9,6 +9,9 @@
 #   bash scripts/solve-seeds.sh --status             # where each set stands
 #   MORRIS_ROOT=/tmp/s4 SCOPE="--stones 4" bash scripts/solve-seeds.sh   # a reduced game, as a
 #                                  # rehearsal (no checksum list; results files left alone)
+#   FIGURES_FIRST=1 SETS="noflying nofly-nc50" bash scripts/solve-seeds.sh
+#                                  # every set's tables, verify, counts and positions first,
+#                                  # then the packing (the figures sooner; more raw disk at once)
 #
 # The sets, in this order (each reads the one before it on the same board rules):
 #   plain       the plain game (flying), which the rule's moving phase reads; its checksums are
@@ -21,7 +24,8 @@
 #
 # Disk: all raw tables do not fit together (plain and no-flying 25.5 GiB each, a rule set
 # about 14 GiB), so a set's raw tables are deleted once they are verified, counted and
-# packed and nothing left to build reads them (PRUNE=0 keeps them). Every step's wall time is
+# packed and nothing left to build reads them (PRUNE=0 keeps them); the raw no-flying tables
+# go once nofly-nc50, which reads them, is done. Every step's wall time is
 # appended to $ROOT/logs/times.tsv, its log to $ROOT/logs/<set>-<step>.log; the statistics go
 # to results/nine-<set>-stats.json. scripts/seeds-report.py turns them into the results files.
 set -euo pipefail
@@ -29,6 +33,7 @@ cd "$(dirname "$0")/.."
 ROOT=${MORRIS_ROOT:-$HOME/morris-dbs}
 SETS=${SETS:-"plain nc50 nc100 plainpack noflying nofly-nc50"}
 PRUNE=${PRUNE:-1}
+FIGURES_FIRST=${FIGURES_FIRST:-0}
 SCOPE=${SCOPE:-}
 RESULTS=results
 [ -z "$SCOPE" ] || RESULTS=$ROOT/results
@@ -92,12 +97,11 @@ check_plain() {
   echo "all $(wc -l < "$ROOT/logs/plain-checksums.txt") plain tables equal results/nine-checksums.txt"
 }
 
-# Builds, verifies, counts and packs one set.
-build_set() {
-  local set=$1 dir flags packed
+# Builds, verifies and counts one set, and queries its positions.
+figures_set() {
+  local set=$1 dir flags
   dir=$(dir_of "$set")
   read -r -a flags <<< "$(flags_of "$set")"
-  packed="$ROOT/nine-$set-packed"
   mkdir -p "$dir"
   step "$set" solve "$BIN" solve --db "$dir" "${flags[@]}"
   if [ "$set" = plain ]; then
@@ -109,6 +113,15 @@ build_set() {
   step "$set" verify "$BIN" verify --db "$dir" "${flags[@]}" --journal "$ROOT/state/$set.verify.journal"
   step "$set" stats stats_json "$set" "$dir" "${flags[@]}"
   step "$set" positions positions "$dir" "${flags[@]}"
+}
+
+# Packs a built set and checks the packed set (the plain game's is packed by `plainpack`).
+pack_set() {
+  local set=$1 dir flags packed
+  [ "$set" != plain ] || return 0
+  dir=$(dir_of "$set")
+  read -r -a flags <<< "$(flags_of "$set")"
+  packed="$ROOT/nine-$set-packed"
   step "$set" pack "$BIN" pack --db "$dir" --out "$packed" "${flags[@]}"
   step "$set" pack-verify "$BIN" pack --db "$dir" --out "$packed" "${flags[@]}" --verify \
     --journal "$ROOT/state/$set.pack-verify.journal"
@@ -159,25 +172,49 @@ values_only() {
   positions "$dir" "$@"
 }
 
-# The raw files of a set (its metric's tables) once nothing left to build reads them.
+# Whether every step of a set after its solve is done.
+set_done() {
+  for s in verify stats positions pack pack-verify latency disk; do
+    [ -f "$ROOT/state/$1.$s.done" ] || return 1
+  done
+}
+
+# The raw files of a set (its metric's tables) once nothing left to build reads them; the
+# raw no-flying tables once the no-flying rule set, which reads them, is done too (the raw
+# plain tables are left to scripts/long-runs.sh, which deletes them before Twelve's run).
 prune() {
   [ "$PRUNE" = 1 ] || return 0
   local set=$1 dir
   dir=$(dir_of "$set")
-  for s in verify stats positions pack pack-verify latency disk; do
-    [ -f "$ROOT/state/$set.$s.done" ] || return 0
-  done
+  set_done "$set" || return 0
   case $set in
     nc50|nc100|nofly-nc50) rm -f "$dir/$(prefix_of "$set")"-[0-9]*.mdb ;;
     *) return 0 ;;
   esac
   echo "=== $set: raw tables removed (packed set kept)"
+  if [ "$set" = nofly-nc50 ] && set_done noflying \
+    && compgen -G "$dir/$(prefix_of noflying)-[0-9]*.mdb" > /dev/null; then
+    rm -f "$dir/$(prefix_of noflying)"-[0-9]*.mdb
+    echo "=== noflying: raw tables removed (packed set kept)"
+  fi
 }
 
 for set in $SETS; do
   case $set in
-    plain) build_set plain ;;
-    nc50|nc100|noflying|nofly-nc50) build_set "$set" ;;
+    plain|nc50|nc100|noflying|nofly-nc50|plainpack) ;;
+    *) echo "unknown set $set (plain nc50 nc100 plainpack noflying nofly-nc50)" >&2; exit 2 ;;
+  esac
+done
+
+if [ "$FIGURES_FIRST" = 1 ]; then
+  for set in $SETS; do
+    [ "$set" = plainpack ] || figures_set "$set"
+  done
+fi
+
+for set in $SETS; do
+  case $set in
+    plain|nc50|nc100|noflying|nofly-nc50) figures_set "$set"; pack_set "$set" ;;
     plainpack)
       dir=$(dir_of plain)
       read -r -a flags <<< "$SCOPE"
@@ -188,7 +225,6 @@ for set in $SETS; do
         --latency 2000
       step plain disk disk plain "$dir" "$ROOT/nine-plain-packed"
       step plain values-only values_only "${flags[@]}" ;;
-    *) echo "unknown set $set (plain nc50 nc100 plainpack noflying nofly-nc50)" >&2; exit 2 ;;
   esac
   prune "$set"
 done

@@ -32,8 +32,23 @@ echo "scripts/long-runs.sh: $(grep -c '=== .*: done in' "$ROOT/run.log") steps, 
 # (The answer is read whole first: `grep -q` leaving early would kill the writer under pipefail.)
 start=$("$MORRIS_BIN" query --db "$ROOT/nine-plain-packed" --stones 4 startpos)
 grep -q 'White to move: draw' <<< "$start" || { echo "the packed plain set: $start" >&2; exit 1; }
+# So were the raw no-flying tables, once the no-flying rule set that reads them was packed.
+[ -z "$(find "$ROOT/nine-noflying" -name '*.mdb')" ] \
+  || { echo "raw no-flying tables were kept: $(ls "$ROOT/nine-noflying")" >&2; exit 1; }
+start=$("$MORRIS_BIN" query --db "$ROOT/nine-noflying-packed" --stones 4 --no-flying startpos)
+grep -q 'White to move: ' <<< "$start" || { echo "the packed no-flying set: $start" >&2; exit 1; }
 for f in twelve.md twelve-stats.json twelve-checksums.txt nine-noflying-stats.json; do
   [ -s "$ROOT/results/$f" ] || { echo "the long runs wrote no $f" >&2; exit 1; }
 done
 grep -q 'White to move: draw' "$ROOT/results/twelve.md"
+# The seed sets' report, from the logs it copies beside the results.
+MORRIS_ROOT=$ROOT RESULTS=$ROOT/results python3 scripts/seeds-report.py > /dev/null
+for set in noflying nofly-nc50; do
+  grep -q "results/seeds-logs/$set/" "$ROOT/results/nine-noflying.md" \
+    || { echo "the report has no section of $set built from its logs" >&2; exit 1; }
+  [ -s "$ROOT/results/seeds-logs/$set/verify.journal" ] \
+    || { echo "the report copied no verify journal of $set" >&2; exit 1; }
+done
+grep -q 'against the plain counts, key by key .*all keys agree' "$ROOT/results/nine-noflying.md" \
+  || { echo "the no-flying rule set's counts do not split the plain ones" >&2; exit 1; }
 echo "long-run scripts rehearsed"
