@@ -251,6 +251,9 @@ TIME_NOTES = {
                 "last minutes, a release build; its verify was stopped for 292 s (counted in its "
                 "time) and ran beside release builds and whole-process benchmarks for about 30 of "
                 "its 80 minutes: the verify time is not a measurement of the solver.",
+    "nofly-nc50": "The first run of its solve (2026-12-06 from 10:50 UTC) had the full test "
+                  "suite beside it for about 15 minutes: its solve time is not a measurement of "
+                  "the solver.",
 }
 
 
