@@ -29,11 +29,10 @@ def steps(path):
 
 
 def phase(name):
-    """A placement key has four numbers (M-O-MH-OH) with stones in hand; a pair is "M-O" or
-    "M-O + O-M" (or, with hands, keys joined by "+")."""
-    keys = [k.strip() for k in name.split("+")]
-    hands = [k.split("-")[2:] for k in keys]
-    if all(len(h) == 2 for h in hands) and len(keys) == 1 and hands[0] != ["0", "0"]:
+    """A placement step is one key (M-O-MH-OH) with stones in hand; a moving step is a pair
+    ("M-O + O-M", "M-M") or one key without stones in hand."""
+    numbers = name.split("-")
+    if "+" not in name and len(numbers) == 4 and numbers[2:] != ["0", "0"]:
         return "placement"
     return "moving"
 

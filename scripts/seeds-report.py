@@ -54,10 +54,8 @@ def archive(set_):
     """Copies what the runs left of a set on this machine to results/seeds-logs/<set>/
     (replacing an older copy); nothing when this machine has no step of the set done."""
     state = os.path.join(ROOT, "state")
-    steps = sorted(f[len(set_) + 1:-len(".done")] for f in
-                   (os.listdir(state) if os.path.isdir(state) else [])
-                   if f.startswith(f"{set_}.") and f.endswith(".done")
-                   and f[len(set_) + 1:-len(".done")] in STEPS)
+    markers = os.listdir(state) if os.path.isdir(state) else []
+    steps = sorted(s for s in STEPS if f"{set_}.{s}.done" in markers)
     if not steps:
         return
     out = os.path.join(ARCHIVE, set_)

@@ -179,24 +179,29 @@ set_done() {
   done
 }
 
-# The raw files of a set (its metric's tables) once nothing left to build reads them; the
-# raw no-flying tables once the no-flying rule set, which reads them, is done too (the raw
-# plain tables are left to scripts/long-runs.sh, which deletes them before Twelve's run).
+# The sets whose solve or queries read a set's raw tables (beside its own steps). The plain
+# game's readers are the flying rule sets; its raw tables are left to scripts/long-runs.sh,
+# which deletes them before Twelve's run.
+readers_of() {
+  case $1 in
+    noflying) echo nofly-nc50 ;;
+  esac
+}
+
+# The raw files of a set (its metric's tables) once it and every set that reads them are
+# done; a set with nothing left to delete says nothing.
 prune() {
   [ "$PRUNE" = 1 ] || return 0
-  local set=$1 dir
-  dir=$(dir_of "$set")
+  local set=$1 dir reader
+  case $set in nc50|nc100|noflying|nofly-nc50) ;; *) return 0 ;; esac
   set_done "$set" || return 0
-  case $set in
-    nc50|nc100|nofly-nc50) rm -f "$dir/$(prefix_of "$set")"-[0-9]*.mdb ;;
-    *) return 0 ;;
-  esac
+  for reader in $(readers_of "$set"); do
+    set_done "$reader" || return 0
+  done
+  dir=$(dir_of "$set")
+  compgen -G "$dir/$(prefix_of "$set")-[0-9]*.mdb" > /dev/null || return 0
+  rm -f "$dir/$(prefix_of "$set")"-[0-9]*.mdb
   echo "=== $set: raw tables removed (packed set kept)"
-  if [ "$set" = nofly-nc50 ] && set_done noflying \
-    && compgen -G "$dir/$(prefix_of noflying)-[0-9]*.mdb" > /dev/null; then
-    rm -f "$dir/$(prefix_of noflying)"-[0-9]*.mdb
-    echo "=== noflying: raw tables removed (packed set kept)"
-  fi
 }
 
 for set in $SETS; do
@@ -226,6 +231,9 @@ for set in $SETS; do
       step plain disk disk plain "$dir" "$ROOT/nine-plain-packed"
       step plain values-only values_only "${flags[@]}" ;;
   esac
-  prune "$set"
+  # Every set, not only this one: a set's last reader may be done only now.
+  for s in nc50 nc100 noflying nofly-nc50; do
+    prune "$s"
+  done
 done
 echo "=== all sets done: python3 scripts/seeds-report.py writes the results files"
