@@ -22,6 +22,7 @@
 # packed and their packed set verified, they are deleted before Twelve starts: every answer
 # stays available from the packed set (values and distances), their checksums are in
 # results/nine-checksums.txt, and `morris solve --db DIR` rebuilds them in about half an hour.
+# The packed rule sets go too where the disk needs it (below); the plain packed set stays.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=${MORRIS_ROOT:-$HOME/morris-dbs}
@@ -39,6 +40,34 @@ if [ -z "${KEEP_RAW:-}" ]; then
     find "$ROOT/nine" "${plain[@]}" -delete
     echo "=== nine: $n raw plain tables deleted for Twelve's room (packed set kept)"
   fi
+fi
+
+# Room for Twelve: its directory peaks near 58 GB (docs/long-runs.md). The packed Nine sets
+# other than the plain game's are deleted, rule sets first, until the disk has that room;
+# only a set whose figures are all logged (packed, verified, timed, measured) goes, and
+# scripts/seeds-report.py reads its figures from the logs. A rehearsal (SCOPE) needs no room.
+room=${TWELVE_ROOM:-$([ -n "${SCOPE:-}" ] && echo 0 || echo 62000000000)}
+room_left() {
+  local avail have
+  avail=$(df -B1 --output=avail "$ROOT" | tail -1)
+  # Twelve's own directory (twelve, or twelve-sN in a rehearsal) counts as room.
+  have=$(find "$ROOT" -maxdepth 1 -type d -name 'twelve*' -exec du -sb {} + \
+    | awk '{ s += $1 } END { print s + 0 }')
+  echo $(( avail + have - room ))
+}
+for set in nc100 nc50 nofly-nc50 noflying; do
+  [ "$(room_left)" -lt 0 ] || break
+  [ -d "$ROOT/nine-$set-packed" ] || continue
+  for s in pack-verify latency disk; do
+    [ -f "$ROOT/state/$set.$s.done" ] || continue 2
+  done
+  rm -rf "$ROOT/nine-$set-packed"
+  echo "=== $set: packed set deleted for Twelve's room (its figures are in $ROOT/logs)"
+done
+if [ "$(room_left)" -lt 0 ]; then
+  echo "Twelve needs $room bytes of disk under $ROOT (its own directory counted), and" \
+    "$(( 0 - $(room_left) )) more are missing; free them (TWELVE_ROOM=BYTES to change the bound)" >&2
+  exit 1
 fi
 
 bash scripts/solve-twelve.sh

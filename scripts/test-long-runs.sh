@@ -51,4 +51,20 @@ for set in noflying nofly-nc50; do
 done
 grep -q 'against the plain counts, key by key .*all keys agree' "$ROOT/results/nine-noflying.md" \
   || { echo "the no-flying rule set's counts do not split the plain ones" >&2; exit 1; }
+# Twelve's room: a bound the disk does not meet deletes packed rule sets, never the plain one,
+# and one it cannot meet stops the chain, saying what is missing.
+room() {
+  echo $(( $(df -B1 --output=avail "$ROOT" | tail -1) + $(du -sb "$ROOT/twelve-s4" | cut -f1) + $1 ))
+}
+MORRIS_ROOT=$ROOT TWELVE_ROOM=$(room 1) bash scripts/long-runs.sh > "$ROOT/room.log" 2>&1 \
+  || { tail -5 "$ROOT/room.log"; echo "long-runs.sh failed to make room for Twelve" >&2; exit 1; }
+grep -q '=== nc100: packed set deleted' "$ROOT/room.log" && [ -d "$ROOT/nine-plain-packed" ] \
+  || { echo "long-runs.sh made room for Twelve wrongly: $(ls "$ROOT")" >&2; exit 1; }
+if MORRIS_ROOT=$ROOT TWELVE_ROOM=$(room 1000000000000000) bash scripts/long-runs.sh \
+  > "$ROOT/full.log" 2>&1; then
+  echo "long-runs.sh went on without room for Twelve" >&2
+  exit 1
+fi
+grep -q 'Twelve needs .* more are missing' "$ROOT/full.log" && [ -d "$ROOT/nine-plain-packed" ] \
+  || { tail -3 "$ROOT/full.log"; echo "no room for Twelve, told wrongly" >&2; exit 1; }
 echo "long-run scripts rehearsed"
