@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 MAX=${MAX_STONES:-9}
 DB=${MORRIS_DB:-dbs/nine}
 OUT=${PACKED:-dbs/nine-packed}
-LEVEL=${LEVEL:-9}
+LEVEL=${LEVEL:-7}
 WDL_BLOCK=${WDL_BLOCK:-20480}
 DTW_BLOCK=${DTW_BLOCK:-8192}
 SIDES=${SIDES:-stronger}
