@@ -250,8 +250,13 @@ TIME_NOTES = {
                 "time) and ran beside release builds and whole-process benchmarks for about 30 of "
                 "its 80 minutes: the verify time is not a measurement of the solver.",
     "nofly-nc50": "The first run of its solve (2026-12-06 from 10:50 UTC) had the full test "
-                  "suite beside it for about 15 minutes: its solve time is not a measurement of "
-                  "the solver.",
+                  "suite beside it for about 15 minutes, and the second (from 12:13 UTC) a test "
+                  "run, release builds and benchmarks for about 30 minutes: its solve time is "
+                  "not a measurement of the solver. Measured instead (2026-12-06, binary "
+                  "bce0aed, epyc-i, whole-process A/B, medians of 3, the chain's nice-19 solve "
+                  "beside): its 7-5 + 5-7 pair against the plain no-flying pair, each from the "
+                  "same lower tables, user 1.16 (0.87-1.21), wall 1.22; both pairs' tables "
+                  "byte-identical to the chain's.",
 }
 
 
