@@ -274,6 +274,20 @@ def work_lines(set_, t, binaries):
     ] + pack_lines(set_)
 
 
+def yardstick_lines(set_, t):
+    """A rule set's solve and verify against its plain set's, run on the same machine."""
+    base = SETS[set_][1]
+    out = []
+    for step in ("solve", "verify"):
+        a, b = t.get((set_, step)), t.get((base, step))
+        if a and b:
+            worth = (" (not a measurement: see above)" if set_ in TIME_NOTES or base in TIME_NOTES
+                     else "")
+            out.append(f"- {step} against the plain set's on the same machine: {a:,} s against "
+                       f"{b:,} s, **{a / b:.2f}x**{worth}")
+    return out
+
+
 def positions_lines(set_, how):
     return ["", f"Positions ({how}):", ""] + [f"- `{p}`: {v}" for p, v in positions(set_)]
 
@@ -303,6 +317,7 @@ def rule_section(set_, runs):
             f"{pct(tot['blessed_losses'], plain_losses)} of the plain losses",
             f"- longest distance to zeroing of a win or loss the rule keeps: {longest} plies",
         ] + work_lines(set_, *runs)
+        out += yardstick_lines(set_, runs[0])
         if plain is not None:
             bad = checks(set_, rule, plain)
             out.append("- against the plain counts, key by key (wins + cursed wins = plain wins, "
@@ -328,6 +343,19 @@ def plain_section(set_, runs):
             ("wins", "wins"), ("draws", "draws"), ("losses", "losses"),
             ("longest win", "max_win_plies"), ("longest loss", "max_loss_plies")])
     return section(set_, stats(set_), body)
+
+
+def yardstick_section(set_, runs):
+    """The plain set's own runs: what the rule sets' times are set against, and its packing."""
+    def body(rows):
+        sums = log(set_, "checksums").strip().splitlines()
+        return [
+            "The plain game rebuilt beside the rule sets, as the yardstick of their solve and "
+            "verify times and the tables their moving phase reads.",
+            "",
+            f"- checksums: {sums[-1] if sums else 'not compared (a rehearsal)'}",
+        ] + work_lines(set_, *runs)
+    return section(set_, stats(set_) if archived(set_) else None, body)
 
 
 def header(title, intro):
@@ -357,6 +385,7 @@ def main():
          "naive reference solver, which keeps the counter in its state, on every position and "
          "counter of the 3- and 4-stone games (solver/tests/reference_nocapture.rs, in CI); "
          "and each key's counts split the plain game's exactly (below)."])
+    nocapture += yardstick_section("plain", runs)
     for s in ("nc50", "nc100"):
         nocapture += rule_section(s, runs)
     noflying = header(
