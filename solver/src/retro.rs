@@ -282,10 +282,11 @@ fn solve_pair_with(
 }
 
 /// The initial pass's view of a position's moves ([`Pair::walk`]): quiet moves are only
-/// counted, never built or played; the captures of one mill are located by the forward
-/// passes' [`Locator`], which keeps the fixed indexes their children share (the mover's
-/// stones after the move for every capture of the mill; over a pattern class of the walk,
-/// the captured side's stones less each stone). The moves that leave the pair are located,
+/// counted, never built or played; the captures of one mill, and Lasker's placements, are
+/// located by the forward passes' [`Locator`], which keeps the fixed indexes their children
+/// share (the mover's stones after the move for every capture of the mill; over a pattern
+/// class of the walk, the captured side's stones less each stone, or the mover's plus each
+/// point placed). The moves that leave the pair are located,
 /// not read: their loads are started and read after a batch of positions ([`Moves::read`]),
 /// so that many are in flight at once.
 struct Walk<'w, 'a> {
@@ -329,13 +330,19 @@ impl Sink for Walk<'_, '_> {
 
     #[inline(always)]
     fn plains(&mut self, from: Option<Point>, tos: Bitboard) {
-        if from.is_some() && !self.rules.line_wins() {
-            // Slides and flights that form no line stay in the pair.
-            self.quiet += tos.count();
-        } else {
+        if self.rules.line_wins() {
             for to in tos {
                 self.plain(from, to);
             }
+        } else if from.is_some() {
+            // Slides and flights that form no line stay in the pair.
+            self.quiet += tos.count();
+        } else {
+            // Placements (Lasker Morris) leave it for the key with a stone fewer in hand, a
+            // group at a time as the placement pass locates them: one full index a child
+            // was most of such a key's walk.
+            let Exits { locator, probes } = &mut *self.exits;
+            locator.probe_plains(&self.pos, None, tos, probes);
         }
     }
 

@@ -448,7 +448,7 @@ impl<'a> Locator<'a> {
     /// Locates the children of the plain moves from `from` (`None`: the hand) to each of
     /// `tos` and starts their loads, in the order of `tos`.
     #[inline(always)]
-    pub(super) fn probe_plains(
+    pub(crate) fn probe_plains(
         &mut self,
         pos: &Position,
         from: Option<Point>,
