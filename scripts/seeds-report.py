@@ -249,8 +249,10 @@ TIME_NOTES = {
                 "last minutes, a release build; its verify was stopped for 292 s (counted in its "
                 "time) and ran beside release builds and whole-process benchmarks for about 30 of "
                 "its 80 minutes: the verify time is not a measurement of the solver.",
-    "nofly-nc50": "The first run of its solve (2026-12-06 from 10:50 UTC) had the full test "
-                  "suite beside it for about 15 minutes, and the second (from 12:13 UTC) a test "
+    "nofly-nc50": "The first run of its solve (2026-12-06 from 10:50 UTC, about 35 minutes, "
+                  "ended with its machine's other work and left no time row, so the solve time "
+                  "below leaves it out) had the full test suite beside it for about 15 minutes, "
+                  "and the last (from 12:13 UTC) a test "
                   "run, release builds and benchmarks for about 30 minutes: its solve time is "
                   "not a measurement of the solver. Measured instead (2026-12-06, binary "
                   "bce0aed, epyc-i, whole-process A/B, medians of 3, the chain's nice-19 solve "
