@@ -286,9 +286,9 @@ fn solve_pair_with(
 /// located by the forward passes' [`Locator`], which keeps the fixed indexes their children
 /// share (the mover's stones after the move for every capture of the mill; over a pattern
 /// class of the walk, the captured side's stones less each stone, or the mover's plus each
-/// point placed). The moves that leave the pair are located,
-/// not read: their loads are started and read after a batch of positions ([`Moves::read`]),
-/// so that many are in flight at once.
+/// point placed). The moves that leave the pair are located, not read: their loads are
+/// started and read after a batch of positions ([`Moves::read`]), so that many are in flight
+/// at once.
 struct Walk<'w, 'a> {
     rules: &'a Rules,
     lower: &'a dyn Lookup,
@@ -348,6 +348,10 @@ impl Sink for Walk<'_, '_> {
 
     #[inline(always)]
     fn plain(&mut self, from: Option<Point>, to: Point) {
+        if !self.rules.line_wins() {
+            // Counted or located as a group of one, as `plains` does.
+            return self.plains(from, Bitboard::from_point(to));
+        }
         let m = Move::new(from, to, None);
         let after = from
             .map_or(self.pos.us(), |f| self.pos.us().without(f))
