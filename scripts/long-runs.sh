@@ -9,13 +9,15 @@
 #      which are packed last). N = 50 is left out: its figures are in
 #      results/nine-nocapture.md; `SETS=nc50 bash scripts/solve-seeds.sh` builds it while the
 #      raw plain tables are there (NINE_SETS="plain nc50 nc100 plainpack" chains it);
-#   3. Twelve Men's Morris whole (scripts/solve-twelve.sh).
+#   3. Twelve Men's Morris whole (scripts/solve-layers.sh twelve), then Lasker Morris if asked
+#      (LASKER=1).
 # Each step leaves a marker and resumes, so the same command after an interruption goes on
 # where it stopped. At nice 19 throughout: run it in the background and work beside it.
 #
 #   nohup bash scripts/long-runs.sh > ~/morris-dbs/long-runs.log 2>&1 &
 #   MORRIS_ROOT=/big/disk bash scripts/long-runs.sh
 #   KEEP_RAW=1 bash scripts/long-runs.sh     # keep the raw plain Nine tables (25.5 GiB more)
+#   LASKER=1 bash scripts/long-runs.sh       # Lasker Morris whole after Twelve
 #
 # Disk: the raw plain Nine tables (25.5 GiB) do not fit beside Twelve's run (up to about
 # 40 GB) and the packed sets, so once the rule sets that read them are built and they are
@@ -42,32 +44,45 @@ if [ -z "${KEEP_RAW:-}" ]; then
   fi
 fi
 
-# Room for Twelve: its directory peaks near 58 GB (docs/long-runs.md). The packed Nine sets
-# other than the plain game's are deleted, rule sets first, until the disk has that room;
-# only a set whose figures are all logged (packed, verified, timed, measured) goes, and
-# scripts/seeds-report.py reads its figures from the logs. A rehearsal (SCOPE) needs no room.
-room=${TWELVE_ROOM:-$([ -n "${SCOPE:-}" ] && echo 0 || echo 62000000000)}
+# Room for a layered game (scripts/solve-layers.sh): Twelve's directory peaks near 58 GB
+# (docs/long-runs.md), Lasker's too. The packed Nine sets other than the plain game's are
+# deleted, rule sets first, until the disk has that room; only a set whose figures are all
+# logged (packed, verified, timed, measured) goes, and scripts/seeds-report.py reads its
+# figures from the logs. A rehearsal (SCOPE) needs no room.
+room=${LAYERS_ROOM:-$([ -n "${SCOPE:-}" ] && echo 0 || echo 62000000000)}
 room_left() {
   local avail have
   avail=$(df -B1 --output=avail "$ROOT" | tail -1)
-  # Twelve's own directory (twelve, or twelve-sN in a rehearsal) counts as room.
-  have=$(find "$ROOT" -maxdepth 1 -type d -name 'twelve*' -exec du -sb {} + \
+  # The game's own directory (twelve, or twelve-sN in a rehearsal) counts as room.
+  have=$(find "$ROOT" -maxdepth 1 -type d -name "$1*" -exec du -sb {} + \
     | awk '{ s += $1 } END { print s + 0 }')
   echo $(( avail + have - room ))
 }
-for set in nc100 nc50 nofly-nc50 noflying; do
-  [ "$(room_left)" -lt 0 ] || break
-  [ -d "$ROOT/nine-$set-packed" ] || continue
-  for s in pack-verify latency disk; do
-    [ -f "$ROOT/state/$set.$s.done" ] || continue 2
+make_room() {
+  local set s
+  for set in nc100 nc50 nofly-nc50 noflying; do
+    [ "$(room_left "$1")" -lt 0 ] || break
+    [ -d "$ROOT/nine-$set-packed" ] || continue
+    for s in pack-verify latency disk; do
+      [ -f "$ROOT/state/$set.$s.done" ] || continue 2
+    done
+    rm -rf "$ROOT/nine-$set-packed"
+    echo "=== $set: packed set deleted for $1's room (its figures are in $ROOT/logs)"
   done
-  rm -rf "$ROOT/nine-$set-packed"
-  echo "=== $set: packed set deleted for Twelve's room (its figures are in $ROOT/logs)"
-done
-if [ "$(room_left)" -lt 0 ]; then
-  echo "Twelve needs $room bytes of disk under $ROOT (its own directory counted), and" \
-    "$(( 0 - $(room_left) )) more are missing; free them (TWELVE_ROOM=BYTES to change the bound)" >&2
-  exit 1
-fi
+  if [ "$(room_left "$1")" -lt 0 ]; then
+    echo "$1 needs $room bytes of disk under $ROOT (its own directory counted), and" \
+      "$(( 0 - $(room_left "$1") )) more are missing; free them (LAYERS_ROOM=BYTES to change" \
+      "the bound)" >&2
+    exit 1
+  fi
+}
 
-bash scripts/solve-twelve.sh
+make_room twelve
+bash scripts/solve-layers.sh twelve
+
+# Lasker Morris only when asked (LASKER=1): beside Twelve's packed set (about 25 GB) it does
+# not fit a disk of 80 GB (results/lasker-plan.md).
+if [ -n "${LASKER:-}" ]; then
+  make_room lasker
+  bash scripts/solve-layers.sh lasker
+fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long runs' chain (scripts/long-runs.sh: the seed sets, Twelve Men's Morris) rehearsed on
+# The long runs' chain (scripts/long-runs.sh: the seed sets, Twelve and Lasker Morris) rehearsed on
 # the 4-stone games (seconds, not hours), as the tests' last word on its scripts: every step
 # runs, a second run finds every step done and changes nothing, and the results files are
 # written. Their tables are checked by the Rust tests
@@ -13,13 +13,13 @@ export MORRIS_BIN SCOPE="--stones 4"
 ROOT=$(mktemp -d)
 trap 'rm -rf "$ROOT"' EXIT
 
-MORRIS_ROOT=$ROOT bash scripts/long-runs.sh > "$ROOT/run.log" 2>&1 \
+MORRIS_ROOT=$ROOT LASKER=1 bash scripts/long-runs.sh > "$ROOT/run.log" 2>&1 \
   || { tail -20 "$ROOT/run.log"; echo "scripts/long-runs.sh failed" >&2; exit 1; }
 tables() {
   find "$ROOT" -type f \( -name '*.mdb' -o -name '*.mpk' \) -print0 | sort -z | xargs -0 md5sum
 }
 sums=$(tables)
-MORRIS_ROOT=$ROOT bash scripts/long-runs.sh > "$ROOT/again.log" 2>&1
+MORRIS_ROOT=$ROOT LASKER=1 bash scripts/long-runs.sh > "$ROOT/again.log" 2>&1
 if grep -- '=== .*: start' "$ROOT/again.log"; then
   echo "scripts/long-runs.sh ran the steps above again instead of skipping them" >&2
   exit 1
@@ -37,10 +37,18 @@ grep -q 'White to move: draw' <<< "$start" || { echo "the packed plain set: $sta
   || { echo "raw no-flying tables were kept: $(ls "$ROOT/nine-noflying")" >&2; exit 1; }
 start=$("$MORRIS_BIN" query --db "$ROOT/nine-noflying-packed" --stones 4 --no-flying startpos)
 grep -q 'White to move: ' <<< "$start" || { echo "the packed no-flying set: $start" >&2; exit 1; }
-for f in twelve.md twelve-stats.json twelve-checksums.txt nine-noflying-stats.json; do
+for f in twelve.md twelve-stats.json twelve-checksums.txt lasker.md lasker-stats.json \
+  lasker-checksums.txt nine-noflying-stats.json; do
   [ -s "$ROOT/results/$f" ] || { echo "the long runs wrote no $f" >&2; exit 1; }
 done
 grep -q 'White to move: draw' "$ROOT/results/twelve.md"
+# Lasker's layers read their own layer too (a slide keeps the hands): the start and its moves
+# ranked as in the game solved whole (cli/tests/layers.rs compares every table).
+"$MORRIS_BIN" solve --db "$ROOT/lasker-whole" --game lasker --stones 4 > /dev/null
+whole=$("$MORRIS_BIN" query --db "$ROOT/lasker-whole" --game lasker --stones 4 startpos | grep -v "^$")
+layered=$(awk '/^```$/ { n++; next } n == 1 && $0 != ""' "$ROOT/results/lasker.md")
+[ "$whole" = "$layered" ] \
+  || { diff <(echo "$whole") <(echo "$layered") >&2; echo "Lasker's layered start differs" >&2; exit 1; }
 # The seed sets' report, from the logs it copies beside the results.
 MORRIS_ROOT=$ROOT RESULTS=$ROOT/results python3 scripts/seeds-report.py > /dev/null
 for set in noflying nofly-nc50; do
@@ -56,20 +64,20 @@ for step in solve verify; do
   grep -q "^- $step against the plain set's on the same machine: .*x" "$ROOT/results/nine-nocapture.md" \
     || { echo "the report sets no $step time of N = 100 against the plain one" >&2; exit 1; }
 done
-# Twelve's room: a bound the disk does not meet deletes packed rule sets, never the plain one,
-# and one it cannot meet stops the chain, saying what is missing.
+# A layered game's room: a bound the disk does not meet deletes packed rule sets, never the
+# plain one, and one it cannot meet stops the chain, saying what is missing.
 room() {
   echo $(( $(df -B1 --output=avail "$ROOT" | tail -1) + $(du -sb "$ROOT/twelve-s4" | cut -f1) + $1 ))
 }
-MORRIS_ROOT=$ROOT TWELVE_ROOM=$(room 1) bash scripts/long-runs.sh > "$ROOT/room.log" 2>&1 \
+MORRIS_ROOT=$ROOT LAYERS_ROOM=$(room 1) bash scripts/long-runs.sh > "$ROOT/room.log" 2>&1 \
   || { tail -5 "$ROOT/room.log"; echo "long-runs.sh failed to make room for Twelve" >&2; exit 1; }
-grep -q '=== nc100: packed set deleted' "$ROOT/room.log" && [ -d "$ROOT/nine-plain-packed" ] \
+grep -q "=== nc100: packed set deleted for twelve's room" "$ROOT/room.log" && [ -d "$ROOT/nine-plain-packed" ] \
   || { echo "long-runs.sh made room for Twelve wrongly: $(ls "$ROOT")" >&2; exit 1; }
-if MORRIS_ROOT=$ROOT TWELVE_ROOM=$(room 1000000000000000) bash scripts/long-runs.sh \
+if MORRIS_ROOT=$ROOT LAYERS_ROOM=$(room 1000000000000000) bash scripts/long-runs.sh \
   > "$ROOT/full.log" 2>&1; then
   echo "long-runs.sh went on without room for Twelve" >&2
   exit 1
 fi
-grep -q 'Twelve needs .* more are missing' "$ROOT/full.log" && [ -d "$ROOT/nine-plain-packed" ] \
+grep -q 'twelve needs .* more are missing' "$ROOT/full.log" && [ -d "$ROOT/nine-plain-packed" ] \
   || { tail -3 "$ROOT/full.log"; echo "no room for Twelve, told wrongly" >&2; exit 1; }
 echo "long-run scripts rehearsed"

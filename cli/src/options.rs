@@ -103,7 +103,7 @@ pub struct DbArgs {
     #[arg(long)]
     pub moving_only: bool,
     /// Only the keys with T stones in hand, both sides together (0: the moving phase): one
-    /// layer of a solve that keeps two layers of tables on disk (scripts/solve-twelve.sh)
+    /// layer of a solve that keeps two layers of tables on disk (scripts/solve-layers.sh)
     #[arg(long, value_name = "T", conflicts_with_all = ["only", "moving_only"])]
     pub in_hand: Option<u32>,
 }

@@ -1,12 +1,14 @@
-//! A game solved a layer at a time (`--in-hand T`), as scripts/solve-twelve.sh solves Twelve
-//! Men's Morris within its disk: each layer solved, verified, counted and packed, then the raw
-//! tables of the layer below deleted. The answers must be those of the game solved whole.
+//! A game solved a layer at a time (`--in-hand T`), as scripts/solve-layers.sh solves Twelve
+//! Men's and Lasker Morris within the disk: each layer solved, verified, counted and packed,
+//! then the raw tables of the layer below deleted. The answers must be those of the game
+//! solved whole.
 
 mod common;
 use common::{assert_fails, files, json, morris, morris_input, scratch, solve, stderr, stdout};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-const GAME: [&str; 4] = ["--game", "twelve", "--stones", "4"];
+const TWELVE: [&str; 4] = ["--game", "twelve", "--stones", "4"];
+const LASKER: [&str; 4] = ["--game", "lasker", "--stones", "4"];
 const LAYERS: u32 = 8;
 
 fn run(args: &[&str]) -> String {
@@ -15,9 +17,9 @@ fn run(args: &[&str]) -> String {
     stdout(&o)
 }
 
-/// The stones in hand of a table file `twelve-s4-M-O-MH-OH.mdb`.
+/// The stones in hand of a table file `GAME-s4-M-O-MH-OH.mdb`.
 fn layer_of(name: &str) -> Option<u32> {
-    let key = name.strip_prefix("twelve-s4-")?.strip_suffix(".mdb")?;
+    let key = name.strip_suffix(".mdb")?.split_once("-s4-")?.1;
     let n: Vec<u32> = key.split('-').map(|x| x.parse().unwrap()).collect();
     Some(n[2] + n[3])
 }
@@ -29,18 +31,19 @@ fn raw_tables(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-#[test]
-fn a_game_solved_layer_by_layer_answers_as_the_game_solved_whole() {
-    let whole = scratch("layers-whole");
-    solve(&whole, &GAME);
+/// Solves `game` whole and layer by layer, pruning as the script does, and checks that every
+/// table, every count and a few answers agree; returns the pruned directory.
+fn solved_by_layers(game: &[&str; 4], name: &str) -> PathBuf {
+    let whole = scratch(&format!("layers-whole-{name}"));
+    solve(&whole, game);
     let whole_s = whole.to_str().unwrap();
-    let layered = scratch("layers");
+    let layered = scratch(&format!("layers-{name}"));
     let dir = layered.to_str().unwrap();
 
     let with = |cmd: &[&str], t: &str| -> Vec<String> {
         let mut a: Vec<String> = cmd.iter().map(|s| s.to_string()).collect();
         a.extend(["--db", dir].map(String::from));
-        a.extend(GAME.map(String::from));
+        a.extend(game.map(String::from));
         a.extend(["--in-hand".to_string(), t.to_string()]);
         a
     };
@@ -77,7 +80,7 @@ fn a_game_solved_layer_by_layer_answers_as_the_game_solved_whole() {
     tables.sort();
     assert_eq!(tables, raw_tables(&whole), "the tables, layer by layer");
     let whole_stats = json(&morris(
-        &[&["stats", "--db", whole_s, "--json"][..], &GAME].concat(),
+        &[&["stats", "--db", whole_s, "--json"][..], game].concat(),
     ));
     assert_eq!(
         serde_json::Value::Array(stats),
@@ -95,17 +98,24 @@ fn a_game_solved_layer_by_layer_answers_as_the_game_solved_whole() {
     ] {
         let q = |d: &str| {
             json(&morris(
-                &[&["query", "--db", d, "--json"][..], &GAME, &[position]].concat(),
+                &[&["query", "--db", d, "--json"][..], game, &[position]].concat(),
             ))
         };
-        assert_eq!(q(dir), q(whole_s), "{position}");
+        assert_eq!(q(dir), q(whole_s), "{name}: {position}");
     }
+    layered
+}
+
+#[test]
+fn twelve_solved_layer_by_layer_answers_as_the_game_solved_whole() {
+    let layered = solved_by_layers(&TWELVE, "twelve");
+    let dir = layered.to_str().unwrap();
 
     // `play` from the packed sets: a diagonal slide of the human's, then the computer's reply.
     let o = morris_input(
         &[
             &["play", "--db", dir][..],
-            &GAME,
+            &TWELVE,
             &[
                 "--as",
                 "white",
@@ -124,13 +134,13 @@ fn a_game_solved_layer_by_layer_answers_as_the_game_solved_whole() {
     );
 
     // A layer the game does not have, and a layer whose layer below is missing.
-    let o = morris(&[&["solve", "--db", dir][..], &GAME, &["--in-hand", "99"]].concat());
+    let o = morris(&[&["solve", "--db", dir][..], &TWELVE, &["--in-hand", "99"]].concat());
     assert_fails(&o, 2, &["no key of this game has 99 stones in hand"]);
     let empty = scratch("layers-empty");
     let o = morris(
         &[
             &["solve", "--db", empty.to_str().unwrap()][..],
-            &GAME,
+            &TWELVE,
             &["--in-hand", "3"],
         ]
         .concat(),
@@ -140,10 +150,16 @@ fn a_game_solved_layer_by_layer_answers_as_the_game_solved_whole() {
     let o = morris(
         &[
             &["solve", "--db", dir, "--only", "4-3"][..],
-            &GAME,
+            &TWELVE,
             &["--in-hand", "0"],
         ]
         .concat(),
     );
     assert_fails(&o, 2, &["--in-hand"]);
+}
+
+/// Lasker's keys with stones in hand read their own layer as well (a slide keeps the hands).
+#[test]
+fn lasker_solved_layer_by_layer_answers_as_the_game_solved_whole() {
+    solved_by_layers(&LASKER, "lasker");
 }

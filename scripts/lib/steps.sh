@@ -1,4 +1,4 @@
-# Shared by the long runs (scripts/solve-seeds.sh, scripts/solve-twelve.sh): one binary for a
+# Shared by the long runs (scripts/solve-seeds.sh, scripts/solve-layers.sh): one binary for a
 # whole chain, and steps that leave a marker when done, so that a rerun goes on where the last
 # run stopped. Needs ROOT (logs in $ROOT/logs, markers in $ROOT/state) before it is sourced.
 mkdir -p "$ROOT/logs" "$ROOT/state" "$ROOT/bin"

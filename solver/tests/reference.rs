@@ -239,7 +239,7 @@ fn lasker_agrees_with_reference() {
 
 /// Twelve Men's Morris (the Nine board with its four diagonals: 20 mills, corners with up to
 /// four neighbours), both phases, with 3 and 4 stones a side: the reduced games of the game
-/// `scripts/solve-twelve.sh` solves whole.
+/// `scripts/solve-layers.sh` solves whole.
 #[test]
 fn twelve_agrees_with_reference() {
     let twelve = |stones, flying| Rules {

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Writes the results of scripts/solve-twelve.sh from what it left in $ROOT/logs:
+"""Writes the results of `scripts/solve-layers.sh GAME` from what it left in $ROOT/logs:
 
-- twelve-checksums.txt: `morris db info` of every table, taken before its layer was deleted,
+- GAME-checksums.txt: `morris db info` of every table, taken before its layer was deleted,
   for a second solve to compare byte for byte;
-- twelve-stats.json: `morris stats --json` over the whole game (the layers' rows, in the
-  whole game's order: moving phase, then placement layer by layer);
-- twelve.md: the start position and its moves ranked, per phase and per key wins, draws,
+- GAME-stats.json: `morris stats --json` over the whole game (the layers' rows, in the
+  whole game's order: moving phase, then the keys with stones in hand layer by layer);
+- GAME.md: the start position and its moves ranked, per phase and per key wins, draws,
   losses and longest win and loss, each step's time, disk and memory, probe latency.
 
-    python3 scripts/twelve-report.py --root ~/morris-dbs --results results --layers 24
+    python3 scripts/layers-report.py --game twelve --root ~/morris-dbs --results results --layers 24
 """
 
 import argparse
@@ -20,10 +20,10 @@ import subprocess
 from collections import defaultdict
 
 # The whole Nine solve on this machine's type (results/nine-full-solve-2026-12-05-d27cacb.log),
-# slots a second by phase: the yardstick for Twelve's throughput.
+# slots a second by phase: the yardstick for a layered game's throughput.
 NINE = {"moving": (9_074_932_579, 879.3), "placement": (18_291_062_339, 851.9)}
-# The 2026 independent solve (issue 43): 10 h on 64 threads.
-OTHER_CORE_HOURS = 10 * 64
+# Each game's title, and the 2026 independent solve's wall time on 64 threads (hours).
+GAMES = {"twelve": ("Twelve Men's Morris", 10), "lasker": ("Lasker Morris", 77)}
 
 
 def layers_of(logs, pattern):
@@ -36,23 +36,23 @@ def layers_of(logs, pattern):
     return dict(sorted(out.items()))
 
 
-def times(logs):
+def times(logs, game):
     """Seconds per (set, step), summed over the runs that made up a step."""
     out = defaultdict(int)
     path = os.path.join(logs, "times.tsv")
     if os.path.exists(path):
         for line in open(path):
             set_, step, secs, status, _, _ = line.rstrip("\n").split("\t")
-            if set_.startswith("twelve"):
+            if set_.startswith(game + "-"):
                 out[(set_, step)] += int(secs)
     return out
 
 
-def solve_lines(logs):
+def solve_lines(logs, game):
     """(slots, seconds, peak bytes) of every step the solve logs report, by layer."""
     units = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}
     out = defaultdict(list)
-    for layer, path in layers_of(logs, "twelve-L*-solve.log").items():
+    for layer, path in layers_of(logs, f"{game}-L*-solve.log").items():
         for line in open(path):
             m = re.match(
                 r"\S+(?: \+ \S+)?: ([\d,]+) slots in ([\d.]+) s .*peak memory ([\d.]+) (\w+)", line
@@ -68,10 +68,10 @@ def solve_lines(logs):
     return out
 
 
-def peak_resident(logs):
+def peak_resident(logs, game):
     """The largest resident set any step's process reached (/usr/bin/time), in bytes."""
     peak = 0
-    for path in glob.glob(os.path.join(logs, "twelve-*.log")):
+    for path in glob.glob(os.path.join(logs, f"{game}-*.log")):
         for line in open(path):
             m = re.match(r"peak resident (\d+) KiB", line)
             if m:
@@ -89,41 +89,45 @@ def hms(s):
 
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--game", choices=sorted(GAMES), required=True)
     ap.add_argument("--root", default=os.path.expanduser("~/morris-dbs"))
     ap.add_argument("--results", default="results")
     ap.add_argument("--layers", type=int, default=24)
     args = ap.parse_args()
+    game = args.game
+    title, other_hours = GAMES[game]
+    other_core_hours = other_hours * 64
     logs = os.path.join(args.root, "logs")
     os.makedirs(args.results, exist_ok=True)
 
-    sums = layers_of(logs, "twelve-checksums-L*.txt")
-    stats = layers_of(logs, "twelve-stats-L*.json")
+    sums = layers_of(logs, f"{game}-checksums-L*.txt")
+    stats = layers_of(logs, f"{game}-stats-L*.json")
     missing = [t for t in range(args.layers + 1) if t not in sums or t not in stats]
     if missing:
-        raise SystemExit(f"layers not finished yet: {missing} (rerun scripts/solve-twelve.sh)")
+        raise SystemExit(f"layers not finished yet: {missing} (rerun scripts/solve-layers.sh {game})")
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True
     ).stdout.strip()
 
     lines = sorted(line for p in sums.values() for line in open(p) if line.strip())
-    with open(os.path.join(args.results, "twelve-checksums.txt"), "w") as f:
+    with open(os.path.join(args.results, f"{game}-checksums.txt"), "w") as f:
         f.write(
-            "# morris db info of every table of Twelve Men's Morris, solved a layer at a time "
-            f"by scripts/solve-twelve.sh (report at commit {commit}), each taken before its "
+            f"# morris db info of every table of {title}, solved a layer at a time "
+            f"by scripts/solve-layers.sh {game} (report at commit {commit}), each taken before its "
             "layer's raw tables were deleted: one checksum (xxh3 of the data) per table\n"
         )
         f.writelines(lines)
 
     rows = [r for p in stats.values() for r in json.load(open(p))]
-    with open(os.path.join(args.results, "twelve-stats.json"), "w") as f:
+    with open(os.path.join(args.results, f"{game}-stats.json"), "w") as f:
         f.write("[\n" + ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in rows))
         f.write("\n]\n")
 
-    t = times(logs)
+    t = times(logs, game)
     by_step = defaultdict(int)
     for (set_, step), s in t.items():
         by_step[step] += s
-    solved = solve_lines(logs)
+    solved = solve_lines(logs, game)
     phase = {"moving": [0, 0.0], "placement": [0, 0.0]}
     peak_step = 0
     for layer, steps in solved.items():
@@ -133,7 +137,7 @@ def main():
             p[1] += secs
             peak_step = max(peak_step, peak)
     disk_peak = 0
-    disk_path = os.path.join(logs, "twelve-disk.tsv")
+    disk_path = os.path.join(logs, f"{game}-disk.tsv")
     if os.path.exists(disk_path):
         disk_peak = max(int(line.split("\t")[2]) for line in open(disk_path))
 
@@ -141,14 +145,15 @@ def main():
         path = os.path.join(logs, name)
         return open(path).read() if os.path.exists(path) else "(not run yet)\n"
 
-    out = ["# Twelve Men's Morris, solved whole\n"]
+    out = [f"# {title}, solved whole\n"]
     out.append(
-        "Written by `scripts/twelve-report.py` from the logs of `scripts/solve-twelve.sh` "
+        "Written by `scripts/layers-report.py` from the logs of "
+        f"`scripts/solve-layers.sh {game}` "
         f"(report at commit {commit}; the binary of each step is named in "
         "`$ROOT/logs/times.tsv`). Machine: `results/machine.txt`.\n"
     )
     out.append("## The start position, and its moves ranked\n")
-    out.append("```\n" + "".join(l for l in read("twelve-positions.log").splitlines(True)
+    out.append("```\n" + "".join(l for l in read(f"{game}-positions.log").splitlines(True)
                                   if not l.startswith("#")) + "```\n")
     total = {"moving": [0, 0, 0], "placement": [0, 0, 0]}
     longest = {"moving": [0, 0], "placement": [0, 0]}
@@ -187,17 +192,17 @@ def main():
         core_h = by_step["solve"] * 2 / 3600
         out.append(
             f"- per core: {core_h:.1f} core-hours of solving here against "
-            f"{OTHER_CORE_HOURS} for the 2026 solver (10 h on 64 threads): "
-            f"{OTHER_CORE_HOURS / core_h:.0f}x fewer"
+            f"{other_core_hours} for the 2026 solver ({other_hours} h on 64 threads): "
+            f"{other_core_hours / core_h:.0f}x fewer"
         )
     out.append(f"- disk: at most {gb(disk_peak)} in the directory after any step")
     out.append(
         f"- memory: the largest solve step's peak {gb(peak_step)}; the largest resident set of "
-        f"any step's process {gb(peak_resident(logs))}"
+        f"any step's process {gb(peak_resident(logs, game))}"
     )
     out.append("")
     out.append("## Probe latency of the packed sets\n")
-    out.append("```\n" + "".join(l for l in read("twelve-latency.log").splitlines(True)
+    out.append("```\n" + "".join(l for l in read(f"{game}-latency.log").splitlines(True)
                                   if not l.startswith("#")) + "```\n")
     out.append("## Per key\n")
     out.append("| key | wins | draws | losses | longest win | longest loss |")
@@ -208,9 +213,9 @@ def main():
             f"| {r['max_win_plies'] if r['max_win_plies'] is not None else '-'} "
             f"| {r['max_loss_plies'] if r['max_loss_plies'] is not None else '-'} |"
         )
-    with open(os.path.join(args.results, "twelve.md"), "w") as f:
+    with open(os.path.join(args.results, f"{game}.md"), "w") as f:
         f.write("\n".join(out) + "\n")
-    print(f"wrote {args.results}/twelve.md, twelve-stats.json, twelve-checksums.txt")
+    print(f"wrote {args.results}/{game}.md, {game}-stats.json, {game}-checksums.txt")
 
 
 if __name__ == "__main__":
