@@ -331,6 +331,51 @@ impl Index {
         self.walk::<true>(range, f)
     }
 
+    /// The slots [`Index::for_each_class_in`] visits, as runs of consecutive slots: a class of
+    /// patterns without symmetry has no holes, so it is one run, given without the walk's
+    /// work per slot (placing the stones). For a caller that reads values by slot and needs no
+    /// position, such as the counts every solve takes of the keys it writes.
+    #[inline]
+    pub fn for_each_class_run(&self, range: Range<u64>, mut f: impl FnMut(Range<u64>)) {
+        let end = range.end.min(self.size);
+        let mut i = range.start;
+        if i >= end {
+            return;
+        }
+        let mut class = (i / self.per_class) as u32;
+        let mut r = i % self.per_class;
+        while i < end {
+            let stop = i + (self.per_class - r).min(end - i);
+            if self.patterns.stabilizer(class) == 0 {
+                f(i..stop);
+                i = stop;
+            } else {
+                let canon = self.patterns.canonical(class);
+                let free = self.all & !canon;
+                let mut x = self.placement(r);
+                let mut run = i;
+                loop {
+                    if self.least_image(class, pdep(x, free), free, x) != x {
+                        if run < i {
+                            f(run..i);
+                        }
+                        run = i + 1;
+                    }
+                    i += 1;
+                    if i == stop {
+                        break;
+                    }
+                    x = next_combination(x);
+                }
+                if run < stop {
+                    f(run..stop);
+                }
+            }
+            class += 1;
+            r = 0;
+        }
+    }
+
     #[inline(always)]
     fn walk<const SKIP_HOLES: bool>(
         &self,

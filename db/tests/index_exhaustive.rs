@@ -152,6 +152,20 @@ fn check_key(board: &'static Board, key: Key) {
             .filter(|&i| !ix.is_hole(i))
             .count();
         assert_eq!(count, expected, "{key}: class walk over {range:?}");
+        // The same slots as runs: in order, each run non-empty and apart from the next.
+        let mut runs = Vec::new();
+        ix.for_each_class_run(range.clone(), |run| {
+            assert!(run.start < run.end, "{key}: empty run {run:?}");
+            assert!(
+                runs.last().is_none_or(|&l| l < run.start),
+                "{key}: runs overlap"
+            );
+            runs.extend(run);
+        });
+        let classes: Vec<u64> = (range.start..range.end.min(size))
+            .filter(|&i| !ix.is_hole(i))
+            .collect();
+        assert_eq!(runs, classes, "{key}: class runs over {range:?}");
     }
 }
 

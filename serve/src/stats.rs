@@ -99,7 +99,7 @@ pub fn key_report(
     };
     let stats = match (rule_table, set.moves_without_capture()) {
         (Some(rt), Some(n)) => rule_key_stats(index, n, |i| table.outcome(i), |i| rt.outcome(i)),
-        _ => key_stats(index, |i| table.outcome(i)),
+        _ => key_stats(index, |i| table.outcome(i).code()),
     };
     let rules = &set.rules();
     let longest = |l: Option<morris_tablebase::stats::Longest>| {

@@ -462,7 +462,7 @@ fn pages_statistics_and_report() {
     let store = Store::new(db(), rules);
     let key = "3-3-0-0".parse().unwrap();
     let (index, table) = store.load(key, Default::default(), false).unwrap();
-    let s = morris_tablebase::stats::key_stats(index, |i| table.outcome(i));
+    let s = morris_tablebase::stats::key_stats(index, |i| table.outcome(i).code());
     assert_eq!(
         (
             j["wins"].as_u64(),

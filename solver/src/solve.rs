@@ -10,7 +10,6 @@ use crate::progress::Progress;
 use crate::retro::solve_pair;
 use morris_db::format::{Checks, DbError, Metric, Writer};
 use morris_db::plan::{KeyGraph, UnitKind};
-use morris_db::Outcome;
 use morris_db::{slots, Index, Key};
 use morris_engine::Rules;
 use morris_tablebase::stats::{key_stats, KeyStats};
@@ -281,7 +280,7 @@ fn run_step(
         // The statistics and the file side by side: the writer's hashing and writing are
         // serial, and would leave a core idle.
         let (counts, written) = rayon::join(
-            || key_stats(&index, |i| Outcome::from_code(codes[i as usize])),
+            || key_stats(&index, |i| codes[i as usize]),
             || -> Result<(), DbError> {
                 let mut w = Writer::create_with(store.path(*key), rules, metric, encoding, *key)?;
                 write_codes(&mut w, codes)?;

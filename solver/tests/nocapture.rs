@@ -170,7 +170,7 @@ fn the_rule_splits_the_plain_counts_key_by_key() {
         for key in keys(&plain) {
             let (index, plain_codes) = plain.key(key).unwrap();
             let (_, rule_codes) = rule.key(key).unwrap();
-            let p = key_stats(index, |i| Outcome::from_code(plain_codes[i as usize]));
+            let p = key_stats(index, |i| plain_codes[i as usize]);
             let r = rule_key_stats(
                 index,
                 limit,

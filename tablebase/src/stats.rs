@@ -54,22 +54,6 @@ impl KeyStats {
         self.longest_loss.map(|l| l.plies)
     }
 
-    fn add(&mut self, slot: u64, outcome: Outcome) {
-        match outcome {
-            Outcome::Win(d) => {
-                self.wins += 1;
-                bump(&mut self.win_plies, d);
-                self.longest_win = longer(self.longest_win, Longest { plies: d, slot });
-            }
-            Outcome::Draw => self.draws += 1,
-            Outcome::Loss(d) => {
-                self.losses += 1;
-                bump(&mut self.loss_plies, d);
-                self.longest_loss = longer(self.longest_loss, Longest { plies: d, slot });
-            }
-        }
-    }
-
     /// The counts of two disjoint sets of slots together.
     pub fn merge(mut self, o: KeyStats) -> KeyStats {
         self.wins += o.wins;
@@ -142,9 +126,11 @@ fn longer(a: Option<Longest>, b: Longest) -> Option<Longest> {
     })
 }
 
-/// The counts of one key whose outcome per slot is `plain`.
-pub fn key_stats(index: &Index, plain: impl Fn(u64) -> Outcome + Sync) -> KeyStats {
-    fold_classes(index, None, |s, i| s.add(i, plain(i)))
+/// The counts of one key whose outcome per slot has the [`Outcome::code`] `code(slot)`: the
+/// code, not the outcome, so that a solve's codes in memory are counted without a branch on
+/// each value.
+pub fn key_stats(index: &Index, code: impl Fn(u64) -> u16 + Sync) -> KeyStats {
+    fold_classes(index, None, |t, i| t.add(i, code(i)))
 }
 
 /// The counts of one key under the no-capture rule with limit `limit`, from the plain and
@@ -155,20 +141,20 @@ pub fn rule_key_stats(
     plain: impl Fn(u64) -> Outcome + Sync,
     rule: impl Fn(u64) -> Outcome + Sync,
 ) -> KeyStats {
-    fold_classes(index, Some(limit), |s, i| {
+    fold_classes(index, Some(limit), |t, i| {
         let p = plain(i);
-        s.add(i, p);
-        if let Some(r) = &mut s.rule {
+        t.add(i, p.code());
+        if let Some(r) = &mut t.rule {
             r.add(p, rule(i));
         }
     })
 }
 
-/// Folds every class of a key (holes skipped), in parallel.
+/// Folds every class of a key (holes skipped), in parallel, a chunk of slots to a [`Tally`].
 fn fold_classes(
     index: &Index,
     limit: Option<u16>,
-    add: impl Fn(&mut KeyStats, u64) + Sync,
+    add: impl Fn(&mut Tally, u64) + Sync,
 ) -> KeyStats {
     const CHUNK: u64 = 1 << 16;
     let empty = || KeyStats {
@@ -182,10 +168,98 @@ fn fold_classes(
     (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
-            let mut s = empty();
-            // The ordered walk tells holes apart with no division per slot.
-            index.for_each_class_in(c * CHUNK..(c + 1) * CHUNK, |i, _, _| add(&mut s, i));
-            s
+            let mut t = Tally::new(limit);
+            index.for_each_class_run(c * CHUNK..(c + 1) * CHUNK, |run| {
+                for i in run {
+                    add(&mut t, i);
+                }
+            });
+            t.into_stats()
         })
         .reduce(empty, KeyStats::merge)
+}
+
+/// One chunk's counts as they are taken. Every solve counts every key it writes, so a class
+/// must cost little and take no branch on its value, which is as good as random from one class
+/// to the next: it is one increment in an array by its outcome's code (below
+/// [`Tally::NEAR`], which holds every distance a table of a byte a slot has), and a side's
+/// longest, the highest code of its parity, is replaced only by a higher one, since a chunk's
+/// slots come in increasing order. Counted straight into [`KeyStats`] (growable lists, a
+/// branch on the value and a two-way comparison per class), a key took five times as long as
+/// the walk over its classes alone.
+struct Tally {
+    /// Classes by [`Outcome::code`]: 0 a draw, odd a loss, even a win.
+    near: [u64; Tally::NEAR],
+    /// By code, from [`Tally::NEAR`] on.
+    far: Vec<u64>,
+    /// The highest even and odd code met (0: none), and its first slot.
+    top: [(usize, u64); 2],
+    rule: Option<RuleStats>,
+}
+
+impl Tally {
+    const NEAR: usize = 512;
+
+    fn new(limit: Option<u16>) -> Tally {
+        Tally {
+            near: [0; Tally::NEAR],
+            far: Vec::new(),
+            top: [(0, 0); 2],
+            // The rule's distances to zeroing never exceed its limit.
+            rule: limit.map(|limit| RuleStats {
+                limit,
+                dtz: vec![0; limit as usize + 1],
+                ..RuleStats::default()
+            }),
+        }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, slot: u64, code: u16) {
+        let code = code as usize;
+        match self.near.get_mut(code) {
+            Some(n) => *n += 1,
+            None => bump(&mut self.far, code as u32),
+        }
+        let top = &mut self.top[code & 1];
+        if code > top.0 {
+            *top = (code, slot);
+        }
+    }
+
+    fn into_stats(self) -> KeyStats {
+        let mut codes = self.near.to_vec();
+        add_counts(&mut codes, &self.far);
+        // Code 2d + 2 is a win in d plies, 2d + 1 a loss.
+        let win_plies = trimmed(codes.iter().skip(2).step_by(2).copied().collect());
+        let loss_plies = trimmed(codes.iter().skip(1).step_by(2).copied().collect());
+        let longest = |(code, slot): (usize, u64)| {
+            (code > 0).then(|| Longest {
+                plies: Outcome::from_code(code as u16)
+                    .plies()
+                    .expect("a win or a loss"),
+                slot,
+            })
+        };
+        KeyStats {
+            wins: win_plies.iter().sum(),
+            draws: codes[0],
+            losses: loss_plies.iter().sum(),
+            win_plies,
+            loss_plies,
+            longest_win: longest(self.top[0]),
+            longest_loss: longest(self.top[1]),
+            rule: self.rule.map(|r| RuleStats {
+                dtz: trimmed(r.dtz),
+                ..r
+            }),
+        }
+    }
+}
+
+/// `counts` without the zeros at its end: its length is one more than the longest distance.
+fn trimmed(mut counts: Vec<u64>) -> Vec<u64> {
+    let len = counts.iter().rposition(|&n| n != 0).map_or(0, |d| d + 1);
+    counts.truncate(len);
+    counts
 }

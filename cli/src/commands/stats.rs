@@ -39,7 +39,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         open_all(&plain, &[key], max, false)?;
         let (index, table) = plain.table(key).expect("opened");
         let s = match &mut rule {
-            None => key_stats(index, |i| table.outcome(i)),
+            None => key_stats(index, |i| table.outcome(i).code()),
             Some((n, store)) => {
                 open_all(store, &[key], max, false)?;
                 let (_, rt) = store.table(key).expect("opened");
