@@ -337,43 +337,28 @@ impl Index {
     /// position, such as the counts every solve takes of the keys it writes.
     #[inline]
     pub fn for_each_class_run(&self, range: Range<u64>, mut f: impl FnMut(Range<u64>)) {
-        let end = range.end.min(self.size);
-        let mut i = range.start;
-        if i >= end {
-            return;
-        }
-        let mut class = (i / self.per_class) as u32;
-        let mut r = i % self.per_class;
-        while i < end {
-            let stop = i + (self.per_class - r).min(end - i);
+        self.for_each_class_span(range, |class, r, slots| {
             if self.patterns.stabilizer(class) == 0 {
-                f(i..stop);
-                i = stop;
-            } else {
-                let canon = self.patterns.canonical(class);
-                let free = self.all & !canon;
-                let mut x = self.placement(r);
-                let mut run = i;
-                loop {
-                    if self.least_image(class, pdep(x, free), free, x) != x {
-                        if run < i {
-                            f(run..i);
-                        }
-                        run = i + 1;
-                    }
-                    i += 1;
-                    if i == stop {
-                        break;
-                    }
+                return f(slots);
+            }
+            let free = self.all & !self.patterns.canonical(class);
+            let mut x = self.placement(r);
+            let mut run = slots.start;
+            for i in slots.clone() {
+                if i > slots.start {
                     x = next_combination(x);
                 }
-                if run < stop {
-                    f(run..stop);
+                if self.least_image(class, pdep(x, free), free, x) != x {
+                    if run < i {
+                        f(run..i);
+                    }
+                    run = i + 1;
                 }
             }
-            class += 1;
-            r = 0;
-        }
+            if run < slots.end {
+                f(run..slots.end);
+            }
+        });
     }
 
     #[inline(always)]
@@ -382,18 +367,11 @@ impl Index {
         range: Range<u64>,
         mut f: impl FnMut(u64, Bitboard, Bitboard),
     ) {
-        let end = range.end.min(self.size);
-        let mut i = range.start;
-        if i >= end {
-            return;
-        }
-        let mut class = (i / self.per_class) as u32;
-        let mut r = i % self.per_class;
-        while i < end {
+        self.for_each_class_span(range, |class, r, slots| {
             let canon = self.patterns.canonical(class);
             let free = self.all & !canon;
             let symmetric = SKIP_HOLES && self.patterns.stabilizer(class) != 0;
-            let stop = i + (self.per_class - r).min(end - i);
+            let (mut i, stop) = (slots.start, slots.end);
             let mut x = self.placement(r);
             loop {
                 let q = pdep(x, free);
@@ -407,6 +385,25 @@ impl Index {
                 }
                 x = next_combination(x);
             }
+        });
+    }
+
+    /// Calls `f(class, rank, slots)` for each pattern class that `range` meets, in order:
+    /// `slots` are its slots within the range (never empty), `rank` the first one's rank
+    /// within the class.
+    #[inline(always)]
+    fn for_each_class_span(&self, range: Range<u64>, mut f: impl FnMut(u32, u64, Range<u64>)) {
+        let end = range.end.min(self.size);
+        let mut i = range.start;
+        if i >= end {
+            return;
+        }
+        let mut class = (i / self.per_class) as u32;
+        let mut r = i % self.per_class;
+        while i < end {
+            let stop = i + (self.per_class - r).min(end - i);
+            f(class, r, i..stop);
+            i = stop;
             class += 1;
             r = 0;
         }
