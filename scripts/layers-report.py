@@ -37,15 +37,18 @@ def layers_of(logs, pattern):
 
 
 def times(logs, game):
-    """Seconds per (set, step), summed over the runs that made up a step."""
-    out = defaultdict(int)
+    """Seconds per (set, step), summed over the runs that made up a step, and the CPU seconds
+    other processes took beside them (None where a run's row does not say)."""
+    out, others = defaultdict(int), defaultdict(int)
     path = os.path.join(logs, "times.tsv")
     if os.path.exists(path):
         for line in open(path):
-            set_, step, secs, status, _, _ = line.rstrip("\n").split("\t")
-            if set_.startswith(game + "-"):
-                out[(set_, step)] += int(secs)
-    return out
+            f = line.rstrip("\n").split("\t")
+            if f[0].startswith(game + "-"):
+                out[(f[0], f[1])] += int(f[2])
+                known = len(f) > 7 and f[7] != "-" and others[(f[0], f[1])] is not None
+                others[(f[0], f[1])] = others[(f[0], f[1])] + int(f[7]) if known else None
+    return out, others
 
 
 def solve_lines(logs, game):
@@ -123,10 +126,13 @@ def main():
         f.write("[\n" + ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in rows))
         f.write("\n]\n")
 
-    t = times(logs, game)
-    by_step = defaultdict(int)
+    t, others = times(logs, game)
+    by_step, others_by_step = defaultdict(int), defaultdict(int)
     for (set_, step), s in t.items():
         by_step[step] += s
+        o = others[(set_, step)]
+        prev = others_by_step[step]
+        others_by_step[step] = prev + o if o is not None and prev is not None else None
     solved = solve_lines(logs, game)
     phase = {"moving": [0, 0.0], "placement": [0, 0.0]}
     peak_step = 0
@@ -175,10 +181,15 @@ def main():
         )
     out.append("")
     out.append("## Time, disk and memory\n")
-    out.append("| step | wall, all layers |")
-    out.append("| --- | ---: |")
+    # A time stands for the solver's only if the machine was quiet: what other processes took
+    # of its cores beside each step, from the CPU counts of times.tsv.
+    cores = os.cpu_count()
+    out.append("| step | wall, all layers | the cores taken by other processes beside it |")
+    out.append("| --- | ---: | ---: |")
     for step in ("solve", "verify", "checksums", "stats", "pack", "pack-verify", "prune-below"):
-        out.append(f"| {step} | {hms(by_step[step])} |")
+        o, wall = others_by_step[step], by_step[step]
+        beside = f"{o / (wall * cores):.1%}" if o is not None and wall else "-"
+        out.append(f"| {step} | {hms(wall)} | {beside} |")
     out.append("")
     for ph, (slots, secs) in phase.items():
         if secs:

@@ -27,6 +27,7 @@ from collections import defaultdict
 ROOT = os.environ.get("MORRIS_ROOT", os.path.expanduser("~/morris-dbs"))
 RESULTS = os.environ.get("RESULTS", "results")
 LOGS = os.path.join(ROOT, "logs")
+CORES = os.cpu_count()
 ARCHIVE = os.path.join(RESULTS, "seeds-logs")
 # The logs of a set copied to the repository (the solve's too: it names every key's time).
 STEPS = ("solve", "checksums", "verify", "stats", "positions", "pack", "pack-verify",
@@ -82,17 +83,36 @@ def archived(set_):
 
 
 def times():
-    """Seconds per (set, step), summed over the runs that made up a step, and the binaries."""
-    out, binaries = {}, defaultdict(set)
+    """Seconds per (set, step), summed over the runs that made up a step; the binaries; and
+    per (set, step) the CPU seconds other processes took beside it, where every run's row
+    says (rows written before scripts/lib/steps.sh counted it do not)."""
+    out, binaries, others = {}, defaultdict(set), {}
     for set_ in SETS:
         path = os.path.join(ARCHIVE, set_, "times.tsv")
         if not os.path.exists(path):
             continue
         for line in open(path):
-            _, step, secs, status, _, binary = line.rstrip("\n").split("\t")
-            out[(set_, step)] = out.get((set_, step), 0) + int(secs)
+            f = line.rstrip("\n").split("\t")
+            step, secs, binary = f[1], int(f[2]), f[5]
+            out[(set_, step)] = out.get((set_, step), 0) + secs
             binaries[set_].add(binary)
-    return out, binaries
+            known = len(f) > 7 and f[7] != "-"
+            prev = others.get((set_, step), 0)
+            others[(set_, step)] = prev + int(f[7]) if known and prev is not None else None
+    return out, binaries, others
+
+
+# A step's time stands for the solver's only while other processes took less than this share
+# of the machine's cores beside it.
+QUIET = 0.05
+
+
+def busy_share(set_, step, t, others):
+    """The share of the machine's cores other processes took during a step, or None."""
+    wall, cpu = t.get((set_, step)), others.get((set_, step))
+    if not wall or cpu is None:
+        return None
+    return cpu / (wall * CORES)
 
 
 def done(set_, step):
@@ -262,29 +282,40 @@ TIME_NOTES = {
 }
 
 
-def work_lines(set_, t, binaries):
+def work_lines(set_, t, binaries, others):
     """The steps' times, the set's size on disk and what its packed set passed."""
     raw, packed = disk(set_)
     note = [f"- {TIME_NOTES[set_]}"] if set_ in TIME_NOTES else []
     commits = sorted({b.split("-")[-1] for b in binaries.get(set_, ())})
+    beside = [(step, busy_share(set_, step, t, others)) for step in ("solve", "verify")]
+    beside = [f"{step} {share:.1%}" for step, share in beside if share is not None]
     return note + [
         f"- tables built by the binary of commit {', '.join(commits) or '-'}; logs, step times "
         f"and verify journal in `results/seeds-logs/{set_}/`",
         f"- solve {duration(t.get((set_, 'solve')))}, verify {duration(t.get((set_, 'verify')))} "
         f"({verify_line(set_)}), pack {duration(t.get((set_, 'pack')))}",
+    ] + ([f"- the machine's {CORES} cores taken by other processes beside the step (from the "
+          f"CPU counts in times.tsv): {', '.join(beside)}"] if beside else []) + [
         f"- disk: raw {raw}, packed {packed}",
     ] + pack_lines(set_)
 
 
-def yardstick_lines(set_, t):
+def yardstick_lines(set_, t, others):
     """A rule set's solve and verify against its plain set's, run on the same machine."""
     base = SETS[set_][1]
     out = []
     for step in ("solve", "verify"):
         a, b = t.get((set_, step)), t.get((base, step))
         if a and b:
-            worth = (" (not a measurement: see above)" if set_ in TIME_NOTES or base in TIME_NOTES
-                     else "")
+            shares = [busy_share(s, step, t, others) for s in (set_, base)]
+            busy = max((x for x in shares if x is not None), default=0)
+            if set_ in TIME_NOTES or base in TIME_NOTES:
+                worth = " (not a measurement: see above)"
+            elif busy >= QUIET:
+                worth = (f" (not a measurement: other processes took {busy:.0%} of the "
+                         "machine beside one of them)")
+            else:
+                worth = ""
             out.append(f"- {step} against the plain set's on the same machine: {a:,} s against "
                        f"{b:,} s, **{a / b:.2f}x**{worth}")
     return out
@@ -319,7 +350,7 @@ def rule_section(set_, runs):
             f"{pct(tot['blessed_losses'], plain_losses)} of the plain losses",
             f"- longest distance to zeroing of a win or loss the rule keeps: {longest} plies",
         ] + work_lines(set_, *runs)
-        out += yardstick_lines(set_, runs[0])
+        out += yardstick_lines(set_, runs[0], runs[2])
         if plain is not None:
             bad = checks(set_, rule, plain)
             out.append("- against the plain counts, key by key (wins + cursed wins = plain wins, "

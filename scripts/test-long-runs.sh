@@ -59,6 +59,12 @@ for set in noflying nofly-nc50; do
 done
 grep -q 'against the plain counts, key by key .*all keys agree' "$ROOT/results/nine-noflying.md" \
   || { echo "the no-flying rule set's counts do not split the plain ones" >&2; exit 1; }
+# Every step's row counts the CPU other processes took beside it, and the report says it.
+awk -F'\t' 'NF != 9 || $8 !~ /^[0-9]+$/ { print "times.tsv row without its CPU counts: " $0; bad = 1 }
+  END { exit bad }' "$ROOT/logs/times.tsv" >&2
+grep -q "^- the machine's [0-9]* cores taken by other processes beside the step .*: solve [0-9.]*%, verify [0-9.]*%" \
+  "$ROOT/results/nine-nocapture.md" \
+  || { echo "the report does not say what ran beside the solve and verify" >&2; exit 1; }
 # Item by item against the plain set rebuilt beside it: the rule's solve and verify times.
 for step in solve verify; do
   grep -q "^- $step against the plain set's on the same machine: .*x" "$ROOT/results/nine-nocapture.md" \

@@ -22,8 +22,9 @@ STEP_RUNNING=
 on_signal() {
   if [ -n "$STEP_RUNNING" ]; then
     read -r set name start <<< "$STEP_RUNNING"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$set" "$name" "$(( $(date +%s) - start ))" "$1" \
-      "$(date -u +%FT%TZ)" "$(basename "$BIN")" >> "$ROOT/logs/times.tsv"
+    # The step's child is not reaped here, so its CPU time is unknown: "-".
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t-\t-\t-\n' "$set" "$name" "$(( $(date +%s) - start ))" \
+      "$1" "$(date -u +%FT%TZ)" "$(basename "$BIN")" >> "$ROOT/logs/times.tsv"
   fi
   exit "$1"
 }
@@ -31,9 +32,27 @@ trap 'on_signal 143' TERM
 trap 'on_signal 130' INT
 trap 'on_signal 129' HUP
 
+# A step's time is a measurement of the solver only if nothing else ran beside it, so each
+# row of times.tsv also says how much CPU the machine gave to others meanwhile. In clock ticks:
+# this shell's reaped children (the step's own CPU), the whole machine's busy time, and the
+# time the host took from it (steal), which neither counts.
+cpu_own() {
+  local f
+  read -r -a f < /proc/$$/stat
+  echo $(( f[15] + f[16] ))
+}
+cpu_machine() {
+  local _cpu user nice system idle iowait irq softirq steal
+  read -r _cpu user nice system idle iowait irq softirq steal _ < /proc/stat
+  echo "$(( user + nice + system + irq + softirq )) $steal"
+}
+TICKS=$(getconf CLK_TCK)
+
 # Runs step $2 of set $1 unless its marker says it is done: "$@" from $3 on (a command at
 # nice 19, or a shell function), its output appended to $ROOT/logs/<set>-<step>.log and its
-# wall time to $ROOT/logs/times.tsv. A failure stops the chain with the log's last lines.
+# row to $ROOT/logs/times.tsv: set, step, wall seconds, exit status, end time, binary, then
+# the CPU seconds of the step itself, of every other process on the machine, and stolen by
+# the host. A failure stops the chain with the log's last lines.
 step() {
   local set=$1 name=$2
   shift 2
@@ -44,8 +63,10 @@ step() {
   fi
   echo "=== $set $name: start $(date -u +%FT%TZ)"
   echo "# $(date -u +%FT%TZ) $BIN: $*" >> "$log"
-  local start status
+  local start status own0 busy0 steal0 own1 busy1 steal1
   start=$(date +%s)
+  own0=$(cpu_own)
+  read -r busy0 steal0 <<< "$(cpu_machine)"
   STEP_RUNNING="$set $name $start"
   set +e
   # Line by line, so that a run killed midway leaves every line it printed in the log.
@@ -58,8 +79,13 @@ step() {
   STEP_RUNNING=
   set -e
   local secs=$(( $(date +%s) - start ))
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$set" "$name" "$secs" "$status" "$(date -u +%FT%TZ)" \
-    "$(basename "$BIN")" >> "$ROOT/logs/times.tsv"
+  own1=$(cpu_own)
+  read -r busy1 steal1 <<< "$(cpu_machine)"
+  local own=$(( own1 - own0 )) others=$(( busy1 - busy0 - (own1 - own0) ))
+  [ "$others" -ge 0 ] || others=0
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$set" "$name" "$secs" "$status" \
+    "$(date -u +%FT%TZ)" "$(basename "$BIN")" "$(( own / TICKS ))" "$(( others / TICKS ))" \
+    "$(( (steal1 - steal0) / TICKS ))" >> "$ROOT/logs/times.tsv"
   if [ "$status" != 0 ]; then
     echo "=== $set $name: FAILED (exit $status) after $secs s; see $log" >&2
     tail -5 "$log" >&2
