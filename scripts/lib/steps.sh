@@ -25,6 +25,7 @@ on_signal() {
     # The step's child is not reaped here, so its CPU time is unknown: "-".
     printf '%s\t%s\t%s\t%s\t%s\t%s\t-\t-\t-\n' "$set" "$name" "$(( $(date +%s) - start ))" \
       "$1" "$(date -u +%FT%TZ)" "$(basename "$BIN")" >> "$ROOT/logs/times.tsv"
+    rm -f "$ROOT/state/$set.$name.running"
   fi
   exit "$1"
 }
@@ -61,10 +62,26 @@ step() {
     echo "=== $set $name: done before"
     return 0
   fi
+  # A run killed outright (SIGKILL, the machine's processes ended) wrote no row: its start
+  # is in $running, and its row is written now, its wall time up to the last line it logged
+  # (the work after that line is lost and done again in this run), exit status 137, its CPU
+  # counts unknown ("-").
+  local running="$ROOT/state/$set.$name.running"
+  if [ -f "$running" ]; then
+    local then bin_then last
+    read -r then bin_then < "$running"
+    last=$(stat -c %Y "$log" 2>/dev/null || echo "$then")
+    [ "$last" -ge "$then" ] || last=$then
+    printf '%s\t%s\t%s\t137\t%s\t%s\t-\t-\t-\n' "$set" "$name" "$(( last - then ))" \
+      "$(date -u -d "@$last" +%FT%TZ)" "$bin_then" >> "$ROOT/logs/times.tsv"
+    echo "=== $set $name: the run from $(date -u -d "@$then" +%FT%TZ) was killed;" \
+      "$(( last - then )) s counted, to its last logged line"
+  fi
   echo "=== $set $name: start $(date -u +%FT%TZ)"
   echo "# $(date -u +%FT%TZ) $BIN: $*" >> "$log"
   local start status own0 busy0 steal0 own1 busy1 steal1
   start=$(date +%s)
+  echo "$start $(basename "$BIN")" > "$running"
   own0=$(cpu_own)
   read -r busy0 steal0 <<< "$(cpu_machine)"
   STEP_RUNNING="$set $name $start"
@@ -76,6 +93,7 @@ step() {
     nice -n 19 "$@"
   fi 2>&1 | stdbuf -oL tr '\r' '\n' | grep --line-buffered -v '^$' >> "$log"
   status=${PIPESTATUS[0]}
+  rm -f "$running"
   STEP_RUNNING=
   set -e
   local secs=$(( $(date +%s) - start ))
