@@ -17,7 +17,11 @@ import json
 import os
 import re
 import subprocess
+import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import steptimes  # noqa: E402
 
 # The whole Nine solve on this machine's type (results/nine-full-solve-2026-12-05-d27cacb.log),
 # slots a second by phase: the yardstick for a layered game's throughput.
@@ -34,21 +38,6 @@ def layers_of(logs, pattern):
         if m:
             out[int(m.group(1))] = path
     return dict(sorted(out.items()))
-
-
-def times(logs, game):
-    """Seconds per (set, step), summed over the runs that made up a step, and the CPU seconds
-    other processes took beside them (None where a run's row does not say)."""
-    out, others = defaultdict(int), defaultdict(int)
-    path = os.path.join(logs, "times.tsv")
-    if os.path.exists(path):
-        for line in open(path):
-            f = line.rstrip("\n").split("\t")
-            if f[0].startswith(game + "-"):
-                out[(f[0], f[1])] += int(f[2])
-                known = len(f) > 7 and f[7] != "-" and others[(f[0], f[1])] is not None
-                others[(f[0], f[1])] = others[(f[0], f[1])] + int(f[7]) if known else None
-    return out, others
 
 
 def solve_lines(logs, game):
@@ -126,13 +115,17 @@ def main():
         f.write("[\n" + ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in rows))
         f.write("\n]\n")
 
-    t, others = times(logs, game)
+    path = os.path.join(logs, "times.tsv")
+    t, others, _ = (
+        steptimes.read(path, lambda set_: set_.startswith(game + "-"))
+        if os.path.exists(path)
+        else ({}, {}, {})
+    )
+    # A step's time over every layer, and what ran beside it (unknown if any layer's is).
     by_step, others_by_step = defaultdict(int), defaultdict(int)
     for (set_, step), s in t.items():
         by_step[step] += s
-        o = others[(set_, step)]
-        prev = others_by_step[step]
-        others_by_step[step] = prev + o if o is not None and prev is not None else None
+        others_by_step[step] = steptimes.plus(others_by_step[step], others[(set_, step)])
     solved = solve_lines(logs, game)
     phase = {"moving": [0, 0.0], "placement": [0, 0.0]}
     peak_step = 0

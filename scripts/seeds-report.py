@@ -24,6 +24,9 @@ import subprocess
 import sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import steptimes  # noqa: E402
+
 ROOT = os.environ.get("MORRIS_ROOT", os.path.expanduser("~/morris-dbs"))
 RESULTS = os.environ.get("RESULTS", "results")
 LOGS = os.path.join(ROOT, "logs")
@@ -84,21 +87,15 @@ def archived(set_):
 
 def times():
     """Seconds per (set, step), summed over the runs that made up a step; the binaries; and
-    per (set, step) the CPU seconds other processes took beside it, where every run's row
-    says (rows written before scripts/lib/steps.sh counted it do not)."""
+    per (set, step) the CPU seconds other processes took beside it (scripts/lib/steptimes.py)."""
     out, binaries, others = {}, defaultdict(set), {}
     for set_ in SETS:
         path = os.path.join(ARCHIVE, set_, "times.tsv")
-        if not os.path.exists(path):
-            continue
-        for line in open(path):
-            f = line.rstrip("\n").split("\t")
-            step, secs, binary = f[1], int(f[2]), f[5]
-            out[(set_, step)] = out.get((set_, step), 0) + secs
-            binaries[set_].add(binary)
-            known = len(f) > 7 and f[7] != "-"
-            prev = others.get((set_, step), 0)
-            others[(set_, step)] = prev + int(f[7]) if known and prev is not None else None
+        if os.path.exists(path):
+            wall, beside, ran = steptimes.read(path)
+            out.update(wall)
+            others.update(beside)
+            binaries[set_] |= ran[set_]
     return out, binaries, others
 
 
@@ -306,7 +303,13 @@ def yardstick_lines(set_, t, others):
     out = []
     for step in ("solve", "verify"):
         a, b = t.get((set_, step)), t.get((base, step))
-        if a and b:
+        if a is None or b is None:
+            continue
+        if not (a and b):
+            # Whole seconds: a step under one (the small games' rehearsal) has no ratio.
+            out.append(f"- {step} against the plain set's on the same machine: {a:,} s against "
+                       f"{b:,} s, too short for a ratio")
+        else:
             shares = [busy_share(s, step, t, others) for s in (set_, base)]
             busy = max((x for x in shares if x is not None), default=0)
             if set_ in TIME_NOTES or base in TIME_NOTES:

@@ -1,0 +1,30 @@
+"""The long runs' step times as scripts/lib/steps.sh writes them to times.tsv, one row per run
+of a step: set, step, wall seconds, exit status, end time, binary, the step's own CPU seconds,
+other processes' CPU seconds, steal seconds. Both reports (seeds-report.py, layers-report.py)
+read them here, so that a step resumed over several runs is summed one way."""
+
+from collections import defaultdict
+
+
+def plus(a, b):
+    """Two counts of other processes' CPU summed: unknown (None) if either is, because a time
+    stands for the solver's only if every run of it says what ran beside it."""
+    return None if a is None or b is None else a + b
+
+
+def read(path, keep=lambda set_: True):
+    """Per (set, step), for the sets `keep` accepts: the wall seconds summed over the runs that
+    made up the step, and the other processes' CPU seconds beside them (None where a run's row
+    does not say: rows written before steps.sh counted it, a run killed outright); and per set
+    the binaries that ran its steps."""
+    wall, others, binaries = {}, {}, defaultdict(set)
+    for line in open(path):
+        f = line.rstrip("\n").split("\t")
+        if not keep(f[0]):
+            continue
+        step = (f[0], f[1])
+        wall[step] = wall.get(step, 0) + int(f[2])
+        cpu = int(f[7]) if len(f) > 7 and f[7] != "-" else None
+        others[step] = plus(others.get(step, 0), cpu)
+        binaries[f[0]].add(f[5])
+    return wall, others, binaries
