@@ -284,8 +284,13 @@ def work_lines(set_, t, binaries, others):
     raw, packed = disk(set_)
     note = [f"- {TIME_NOTES[set_]}"] if set_ in TIME_NOTES else []
     commits = sorted({b.split("-")[-1] for b in binaries.get(set_, ())})
-    beside = [(step, busy_share(set_, step, t, others)) for step in ("solve", "verify")]
-    beside = [f"{step} {share:.1%}" for step, share in beside if share is not None]
+    beside = []
+    for step in ("solve", "verify"):
+        share = busy_share(set_, step, t, others)
+        if share is not None:
+            beside.append(f"{step} {share:.1%}")
+        elif t.get((set_, step)) == 0 and others.get((set_, step)) is not None:
+            beside.append(f"{step} - (under a second)")
     return note + [
         f"- tables built by the binary of commit {', '.join(commits) or '-'}; logs, step times "
         f"and verify journal in `results/seeds-logs/{set_}/`",
