@@ -208,6 +208,10 @@ def main():
     out.append("## Probe latency of the packed sets\n")
     out.append("```\n" + "".join(l for l in read(f"{game}-latency.log").splitlines(True)
                                   if not l.startswith("#")) + "```\n")
+    out.append("The same, every file read into memory first (`--preload`, as `serve --preload` "
+               "does):\n")
+    out.append("```\n" + "".join(l for l in read(f"{game}-latency-preloaded.log").splitlines(True)
+                                  if not l.startswith("#")) + "```\n")
     out.append("## Per key\n")
     out.append("| key | wins | draws | losses | longest win | longest loss |")
     out.append("| --- | ---: | ---: | ---: | ---: | ---: |")

@@ -34,7 +34,7 @@ CORES = os.cpu_count()
 ARCHIVE = os.path.join(RESULTS, "seeds-logs")
 # The logs of a set copied to the repository (the solve's too: it names every key's time).
 STEPS = ("solve", "checksums", "verify", "stats", "positions", "pack", "pack-verify",
-         "latency", "disk", "values-only")
+         "latency", "latency-preloaded", "disk", "values-only")
 
 # What each set is, and the plain set its rule's counts split.
 SETS = {
@@ -209,10 +209,13 @@ def pack_lines(set_):
                         if "packed sets verified" in v else "see the log"))
     else:
         lines.append("- `pack --verify`: not complete")
-    lat = [l for l in log(set_, "latency").splitlines() if re.match(r"(wdl|dtw) (cold|warm)", l)]
-    if lat:
-        lines.append("- probe latency (`pack --latency 2000`, random positions of every key):")
-        lines += [f"  - {l}" for l in lat]
+    for step, how in (("latency", "`pack --latency 2000`, random positions of every key"),
+                      ("latency-preloaded", "the same, every file read into memory first "
+                       "(`--preload`, as `serve --preload` does)")):
+        lat = [l for l in log(set_, step).splitlines() if re.match(r"(wdl|dtw) (cold|warm)", l)]
+        if lat:
+            lines.append(f"- probe latency ({how}):")
+            lines += [f"  - {l}" for l in lat]
     return lines
 
 

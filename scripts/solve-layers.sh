@@ -122,5 +122,7 @@ positions() {
 }
 step "$NAME" positions positions
 step "$NAME" latency "$BIN" pack --db "$DB" --out "$DB" "${GAME[@]}" --latency 2000
+step "$NAME" latency-preloaded "$BIN" pack --db "$DB" --out "$DB" "${GAME[@]}" --latency 2000 \
+  --preload
 python3 scripts/layers-report.py --game "$NAME" --root "$ROOT" --results "$RESULTS" --layers "$LAYERS"
 echo "=== $NAME: all layers done; results in $RESULTS"

@@ -130,6 +130,8 @@ pack_set() {
   step "$set" pack-verify "$BIN" pack --db "$dir" --out "$packed" "${flags[@]}" --verify \
     --journal "$ROOT/state/$set.pack-verify.journal"
   step "$set" latency "$BIN" pack --db "$dir" --out "$packed" "${flags[@]}" --latency 2000
+  step "$set" latency-preloaded "$BIN" pack --db "$dir" --out "$packed" "${flags[@]}" \
+    --latency 2000 --preload
   step "$set" disk disk "$set" "$dir" "$packed"
 }
 
@@ -178,7 +180,7 @@ values_only() {
 
 # Whether every step of a set after its solve is done.
 set_done() {
-  for s in verify stats positions pack pack-verify latency disk; do
+  for s in verify stats positions pack pack-verify latency latency-preloaded disk; do
     [ -f "$ROOT/state/$1.$s.done" ] || return 1
   done
 }
@@ -232,6 +234,8 @@ for set in $SETS; do
         --verify --journal "$ROOT/state/plain.pack-verify.journal"
       step plain latency "$BIN" pack --db "$dir" --out "$ROOT/nine-plain-packed" "${flags[@]}" \
         --latency 2000
+      step plain latency-preloaded "$BIN" pack --db "$dir" --out "$ROOT/nine-plain-packed" \
+        "${flags[@]}" --latency 2000 --preload
       step plain disk disk plain "$dir" "$ROOT/nine-plain-packed"
       step plain values-only values_only "${flags[@]}" ;;
   esac

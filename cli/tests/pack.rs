@@ -3,8 +3,10 @@
 
 mod common;
 use common::{assert_fails, files, json, morris, scratch, solve, stderr, stdout};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::path::PathBuf;
-use std::process::Output;
+use std::process::{Child, Command, Output, Stdio};
 
 const POSITION: &str = "W:d7,g1,g7 B:a4,d5,g4 b 0 0";
 /// White to move with fewer stones: a key the packed set answers by search.
@@ -16,6 +18,16 @@ fn solved(name: &str) -> (PathBuf, PathBuf) {
     let out = scratch(&format!("{name}-out"));
     solve(&db, &["--stones", "4"]);
     (db, out)
+}
+
+/// A `morris serve` process, stopped when dropped (a failed assertion leaves none behind).
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// `morris query --stones 4 --db DIR ARGS`.
@@ -119,6 +131,51 @@ fn pack_verify_query_resume_and_errors() {
     };
     assert!(line("packed wdl").contains("blocks of 4096"), "{info}");
     assert!(line("packed dtw").contains("blocks of 1000"), "{info}");
+
+    // Probe latency with every file read into memory first: both kinds, both passes.
+    let o = morris(&[&pack[..], &["--latency", "50", "--preload"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("read into memory"), "{text}");
+    for pass in ["wdl cold:", "wdl warm:", "dtw cold:", "dtw warm:"] {
+        assert!(text.contains(pass), "{pass}: {text}");
+    }
+    let o = morris(&[&pack[..], &["--preload"]].concat());
+    assert_eq!(o.status.code(), Some(2), "--preload without --latency");
+
+    // `serve --preload` reads the packed files into memory before it listens, then answers.
+    let mut server = Server(
+        Command::new(env!("CARGO_BIN_EXE_morris"))
+            .args(["serve", "--stones", "4", "--db", out_s])
+            .args(["--addr", "127.0.0.1:0", "--preload"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs"),
+    );
+    let mut line = String::new();
+    BufReader::new(server.0.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let mut conn = TcpStream::connect(addr).unwrap();
+    write!(
+        conn,
+        "GET /api/query?position=startpos&stones=4 HTTP/1.1\r\nHost: localhost\r\n\
+         Connection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut reply = String::new();
+    conn.read_to_string(&mut reply).unwrap();
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    let mut said = String::new();
+    server.0.kill().unwrap();
+    server.0.stderr.take().unwrap().read_to_string(&mut said).unwrap();
+    assert!(said.contains("of packed tables read into memory"), "{said}");
 
     // A rerun finds every key packed and rewrites nothing.
     let o = morris(&pack);

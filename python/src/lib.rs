@@ -622,6 +622,12 @@ impl PyTablebase {
         self.set.preset_name()
     }
 
+    /// Reads every packed table of the game into memory, so that no later probe waits for
+    /// the disk (raw tables are opened, not read); the bytes read.
+    fn preload(&self, py: Python<'_>) -> PyResult<u64> {
+        self.read(py, |tb| tb.preload())
+    }
+
     /// Parses a position under the tablebase's rules.
     fn position(&self, text: &str) -> PyResult<PyPosition> {
         let pos = Position::parse(text, &self.rules).map_err(value_error)?;

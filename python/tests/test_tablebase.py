@@ -150,6 +150,9 @@ def test_packed_directory_answers_alike(morris_bin, db5, tmp_path):
                     "--what", "dtw", "--level", "3"], check=True, stdout=subprocess.DEVNULL)
     assert not list(packed.glob("*.mdb")) and list(packed.glob("*.dtw.mpk"))
     plain, small = morris.Tablebase(db5), morris.Tablebase(str(packed))
+    # Read into memory first: every packed file, and nothing of the raw tables.
+    assert small.preload() == sum(p.stat().st_size for p in packed.glob("*.mpk"))
+    assert plain.preload() == 0
     for pos in random_positions(plain, 100, seed=11):
         a, b = plain.probe(pos), small.probe(pos)
         assert (a.value, a.plies) == (b.value, b.plies), str(pos)

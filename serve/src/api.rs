@@ -57,7 +57,7 @@ impl AppState {
         }
     }
 
-    fn tablebase(&self, set: &RuleSet) -> Result<Arc<Tablebase>, ApiError> {
+    pub(crate) fn tablebase(&self, set: &RuleSet) -> Result<Arc<Tablebase>, ApiError> {
         let set = set.without_turn_limit();
         let mut map = self.tablebases.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(tb) = map.get(&set) {

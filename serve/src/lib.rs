@@ -54,6 +54,10 @@ pub struct Args {
     /// The statistics page computes keys of at most this many slots (`morris report` does all)
     #[arg(long, value_name = "SLOTS", default_value_t = 50_000_000)]
     pub stats_max_slots: u64,
+    /// Before serving, read every packed table of the page's rule set into memory, so that no
+    /// answer waits for the disk (it takes the set's size of RAM, as page cache)
+    #[arg(long)]
+    pub preload: bool,
 }
 
 /// The options of `morris report`.
@@ -226,6 +230,16 @@ fn prepare(args: &Args) -> Result<(Arc<AppState>, std::net::TcpListener), String
         .set_nonblocking(true)
         .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
     let state = AppState::new(args, set);
+    if args.preload {
+        let tb = state.tablebase(&state.default).map_err(|e| e.error)?;
+        let bytes = tb
+            .preload()
+            .map_err(|e| format!("cannot preload the tables: {e}"))?;
+        eprintln!(
+            "morris serve: {} of packed tables read into memory (--preload)",
+            morris_db::plan::bytes(bytes)
+        );
+    }
     Ok((Arc::new(state), listener))
 }
 

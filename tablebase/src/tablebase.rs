@@ -316,6 +316,24 @@ impl Tablebase {
         }
     }
 
+    /// Reads every packed table of the game into memory (under the no-capture rule too), so
+    /// that no probe waits for the disk: `serve --preload`, for a server whose first answers
+    /// should come as fast as its later ones. Raw tables are opened, not read; keys with no
+    /// table on disk are skipped, as a directory may hold part of a game. The bytes read.
+    pub fn preload(&self) -> Result<u64, ProbeError> {
+        let keys = KeyGraph::new(&self.rules, self.rules.stones).keys();
+        let mut bytes = 0;
+        for tables in std::iter::once(&self.plain).chain(self.rule.as_ref().map(|(_, t)| t)) {
+            bytes += tables
+                .preload(&keys)
+                .map_err(|error| ProbeError::BadTable {
+                    error,
+                    build: build_command(tables, self.rules.stones),
+                })?;
+        }
+        Ok(bytes)
+    }
+
     /// Opens the tables that a position and its moves read.
     pub fn prepare(&self, pos: &Position) -> Result<(), ProbeError> {
         let key = key_of(pos);

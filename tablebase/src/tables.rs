@@ -175,6 +175,30 @@ impl Tables {
         Ok(())
     }
 
+    /// Opens every key of `keys` that is on disk in some form and reads the packed files among
+    /// them into memory (raw tables are opened, not read: they are the game's size, not a
+    /// download's). A key with no form on disk is skipped: a directory may hold part of a
+    /// game. The bytes read.
+    pub(crate) fn preload(&self, keys: &[Key]) -> Result<u64, DbError> {
+        let mut bytes = 0;
+        for &key in keys {
+            match self.open(key) {
+                Ok(()) => {}
+                Err(OpenError::Missing { .. }) => continue,
+                Err(OpenError::Bad(e)) => return Err(e),
+            }
+            bytes += match self.forms[key_slot(key)].get() {
+                Some(Form::Packed(Kind::Distance)) => self.outcomes().preload(key)?,
+                Some(Form::Packed(Kind::Wdl)) => match self.values() {
+                    Some(values) => values.preload(key)?,
+                    None => 0,
+                },
+                Some(Form::Raw) | None => 0,
+            };
+        }
+        Ok(bytes)
+    }
+
     fn find(&self, key: Key) -> Result<Form, OpenError> {
         if self.store.has(key) {
             self.store.open(key, Checks { checksum: false })?;

@@ -67,6 +67,10 @@ pub struct Args {
     /// probed once cold (first touch) and once warm, median and 99th percentile
     #[arg(long, value_name = "N", conflicts_with = "verify")]
     latency: Option<u32>,
+    /// With --latency: read every packed file into memory first, as `serve --preload` does
+    /// (the cold pass then measures the reader, not the disk)
+    #[arg(long, requires = "latency")]
+    preload: bool,
     /// Worker threads (default: one per core)
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -356,8 +360,19 @@ fn latency(
     n: u32,
 ) -> Result<(), Failure> {
     let passes =
-        morris_tablebase::packed::latency::measure(&args.out, rules, metric, keys, kinds, n)
-            .map_err(Failure::failed)?;
+        morris_tablebase::packed::latency::measure(
+            &args.out,
+            rules,
+            metric,
+            keys,
+            kinds,
+            n,
+            args.preload,
+        )
+        .map_err(Failure::failed)?;
+    if args.preload {
+        println!("every packed file read into memory before the passes (--preload)");
+    }
     for p in passes {
         let tag = p.kind.tag();
         println!(

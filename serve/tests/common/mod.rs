@@ -56,6 +56,7 @@ pub fn serve_args(db: &Path, rate: u32, cors: bool) -> Args {
         rate,
         cors,
         stats_max_slots: 10_000_000,
+        preload: false,
     }
 }
 

@@ -4,6 +4,9 @@
 //! all again in another order (page cache hot; the per-thread block cache keeps the last few
 //! hundred blocks, far fewer than a set has, so nearly every probe of a stored key still
 //! decompresses one). `morris pack --latency` prints it; the figures in results/ come from it.
+//!
+//! With `preload`, every file is read into memory first, as `serve --preload` does: the cold
+//! pass then meets no disk read, and its worst probe is the reader's own, not the disk's.
 
 use std::path::Path;
 use std::time::Instant;
@@ -62,7 +65,8 @@ impl core::fmt::Display for Spread {
 }
 
 /// `n` random positions (holes skipped) of every key of `keys`, probed from the packed sets
-/// of each kind of `kinds` in `dir`: a cold and a warm pass per kind.
+/// of each kind of `kinds` in `dir`: a cold and a warm pass per kind, each set's files read
+/// into memory first where `preload` says so.
 pub fn measure(
     dir: &Path,
     rules: Rules,
@@ -70,6 +74,7 @@ pub fn measure(
     keys: &[Key],
     kinds: &[Kind],
     n: u32,
+    preload: bool,
 ) -> Result<Vec<Pass>, DbError> {
     // A fixed seed: the same samples on every run, so that runs compare.
     let mut rng = Rng::new(0);
@@ -98,6 +103,9 @@ pub fn measure(
             let s = set.searched(key)?;
             if !s {
                 set.open(key)?;
+                if preload {
+                    set.preload(key)?;
+                }
             }
             searched.push(s);
         }
@@ -148,6 +156,13 @@ impl Either {
         match self {
             Either::Values(s) => s.open(key).map(|_| ()),
             Either::Outcomes(s) => s.open(key).map(|_| ()),
+        }
+    }
+
+    fn preload(&self, key: Key) -> Result<u64, DbError> {
+        match self {
+            Either::Values(s) => s.preload(key),
+            Either::Outcomes(s) => s.preload(key),
         }
     }
 

@@ -59,6 +59,16 @@ impl<T: Symbol> PackedSet<T> {
         Ok((index, table))
     }
 
+    /// Reads the table of `key` into memory ([`PackedTable::preload`]), opening it first; a
+    /// key without a file (left out and searched, or not in the set) reads nothing. The bytes
+    /// read.
+    pub fn preload(&self, key: Key) -> Result<u64, DbError> {
+        if !self.path(key).exists() {
+            return Ok(0);
+        }
+        Ok(self.open(key)?.1.preload())
+    }
+
     /// True when the set leaves `key` out and answers it by search: the key has no file, its
     /// side to move has fewer stones, and the table its quiet moves lead into says that the
     /// set was packed so. A key missing otherwise is a missing file, not a searched key. A key
