@@ -63,7 +63,7 @@ make_room() {
   for set in nc100 nc50 nofly-nc50 noflying; do
     [ "$(room_left "$1")" -lt 0 ] || break
     [ -d "$ROOT/nine-$set-packed" ] || continue
-    for s in pack-verify latency disk; do
+    for s in pack-verify latency latency-preloaded disk; do
       [ -f "$ROOT/state/$set.$s.done" ] || continue 2
     done
     rm -rf "$ROOT/nine-$set-packed"

@@ -65,6 +65,11 @@ awk -F'\t' 'NF != 9 || $8 !~ /^[0-9]+$/ { print "times.tsv row without its CPU c
 grep -Eq "^- the machine's [0-9]+ cores taken by other processes beside the step .*: solve ([0-9.]+%|- \(under a second\)), verify ([0-9.]+%|- \(under a second\))$" \
   "$ROOT/results/nine-nocapture.md" \
   || { echo "the report does not say what ran beside the solve and verify" >&2; exit 1; }
+# Probe latency twice: as the disk gives it, and with every file read into memory first.
+for f in nine-noflying.md twelve.md; do
+  grep -q 'dtw cold: .* max' <<< "$(sed -n '/read into memory first/,$p' "$ROOT/results/$f")" \
+    || { echo "$f has no latency with the files read into memory first" >&2; exit 1; }
+done
 # Item by item against the plain set rebuilt beside it: the rule's solve and verify times.
 for step in solve verify; do
   # (Steps under a second here, as they may be on the small games, have no ratio.)
