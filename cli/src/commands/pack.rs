@@ -359,24 +359,27 @@ fn latency(
     kinds: &[Kind],
     n: u32,
 ) -> Result<(), Failure> {
-    let passes =
-        morris_tablebase::packed::latency::measure(
-            &args.out,
-            rules,
-            metric,
-            keys,
-            kinds,
-            n,
-            args.preload,
-        )
-        .map_err(Failure::failed)?;
+    let passes = morris_tablebase::packed::latency::measure(
+        &args.out,
+        rules,
+        metric,
+        keys,
+        kinds,
+        n,
+        args.preload,
+    )
+    .map_err(Failure::failed)?;
     if args.preload {
         println!("every packed file read into memory before the passes (--preload)");
     }
     for p in passes {
         let tag = p.kind.tag();
+        let reads = match p.disk_reads {
+            Some(n) => format!(", {n} pages read from disk"),
+            None => String::new(),
+        };
         println!(
-            "{tag} {}: {} probes over {} keys, {}",
+            "{tag} {}: {} probes over {} keys, {}{reads}",
             p.name,
             p.all.probes,
             keys.len(),
