@@ -174,7 +174,13 @@ fn pack_verify_query_resume_and_errors() {
     assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
     let mut said = String::new();
     server.0.kill().unwrap();
-    server.0.stderr.take().unwrap().read_to_string(&mut said).unwrap();
+    server
+        .0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut said)
+        .unwrap();
     assert!(said.contains("of packed tables read into memory"), "{said}");
 
     // A rerun finds every key packed and rewrites nothing.
