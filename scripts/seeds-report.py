@@ -212,7 +212,8 @@ def pack_lines(set_):
     for step, how in (("latency", "`pack --latency 2000`, random positions of every key"),
                       ("latency-preloaded", "the same, every file read into memory first "
                        "(`--preload`, as `serve --preload` does)")):
-        lat = [l for l in log(set_, step).splitlines() if re.match(r"(wdl|dtw) (cold|warm)", l)]
+        lat = [l for l in steptimes.last_run(log(set_, step)).splitlines()
+               if re.match(r"(wdl|dtw) (cold|warm)", l)]
         if lat:
             lines.append(f"- probe latency ({how}):")
             lines += [f"  - {l}" for l in lat]

@@ -28,3 +28,12 @@ def read(path, keep=lambda set_: True):
         others[step] = plus(others.get(step, 0), cpu)
         binaries[f[0]].add(f[5])
     return wall, others, binaries
+
+
+def last_run(text):
+    """What a step's log holds of its last run: steps.sh appends each run after a `# ` line
+    naming it, and a measurement taken again (a probe-latency pass) stands for its last run
+    alone, where a resumed step (a verify, a pack) needs every run's lines."""
+    lines = text.splitlines(True)
+    starts = [i for i, l in enumerate(lines) if l.startswith("# ")]
+    return "".join(lines[starts[-1] + 1 :] if starts else lines)
