@@ -115,11 +115,8 @@ def main():
         f.write("[\n" + ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in rows))
         f.write("\n]\n")
 
-    path = os.path.join(logs, "times.tsv")
-    t, others, _ = (
-        steptimes.read(path, lambda set_: set_.startswith(game + "-"))
-        if os.path.exists(path)
-        else ({}, {}, {})
+    t, others, _ = steptimes.read(
+        os.path.join(logs, "times.tsv"), lambda set_: set_.startswith(game + "-")
     )
     # A step's time over every layer, and what ran beside it (unknown if any layer's is).
     by_step, others_by_step = defaultdict(int), defaultdict(int)

@@ -90,12 +90,10 @@ def times():
     per (set, step) the CPU seconds other processes took beside it (scripts/lib/steptimes.py)."""
     out, binaries, others = {}, defaultdict(set), {}
     for set_ in SETS:
-        path = os.path.join(ARCHIVE, set_, "times.tsv")
-        if os.path.exists(path):
-            wall, beside, ran = steptimes.read(path)
-            out.update(wall)
-            others.update(beside)
-            binaries[set_] |= ran[set_]
+        wall, beside, ran = steptimes.read(os.path.join(ARCHIVE, set_, "times.tsv"))
+        out.update(wall)
+        others.update(beside)
+        binaries[set_] |= ran[set_]
     return out, binaries, others
 
 

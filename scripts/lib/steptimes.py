@@ -3,6 +3,7 @@ of a step: set, step, wall seconds, exit status, end time, binary, the step's ow
 other processes' CPU seconds, steal seconds. Both reports (seeds-report.py, layers-report.py)
 read them here, so that a step resumed over several runs is summed one way."""
 
+import os
 from collections import defaultdict
 
 
@@ -16,8 +17,10 @@ def read(path, keep=lambda set_: True):
     """Per (set, step), for the sets `keep` accepts: the wall seconds summed over the runs that
     made up the step, and the other processes' CPU seconds beside them (None where a run's row
     does not say: rows written before steps.sh counted it, a run killed outright); and per set
-    the binaries that ran its steps."""
+    the binaries that ran its steps. No file is no run yet: nothing."""
     wall, others, binaries = {}, {}, defaultdict(set)
+    if not os.path.exists(path):
+        return wall, others, binaries
     for line in open(path):
         f = line.rstrip("\n").split("\t")
         if not keep(f[0]):

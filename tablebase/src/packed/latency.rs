@@ -65,14 +65,15 @@ impl Spread {
     fn of(times: &mut [Time]) -> Spread {
         times.sort_unstable_by_key(|t| t.wall);
         let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize].wall as f64 / 1000.0;
-        let cpu = times.iter().map(|t| t.cpu).collect::<Option<Vec<u64>>>();
         Spread {
             probes: times.len(),
             median: at(0.5),
             p99: at(0.99),
             max: at(1.0),
-            cpu_max: cpu
-                .and_then(|c| c.into_iter().max())
+            // Unknown if any probe's is.
+            cpu_max: times
+                .iter()
+                .try_fold(0, |most: u64, t| t.cpu.map(|c| most.max(c)))
                 .map(|ns| ns as f64 / 1000.0),
         }
     }
