@@ -15,7 +15,8 @@
 # from layers t-1 and t alone. Per layer t, from 0 to the start's:
 #   solve, verify (forward recomputation, reads t-1 and t), checksums (db info of each table),
 #   stats (stats --json), pack (into the same directory: .wdl.mpk and .dtw.mpk),
-#   pack-verify (stored keys slot by slot, searched keys from the raw tables of t-1 and t),
+#   pack-verify (stored keys slot by slot; searched keys, which the verify step vouches for,
+#   on a sample through the packed reader),
 #   then the raw tables of t-1 are deleted: nothing left to build reads them.
 # At most two layers of raw tables are on disk at once: Twelve's largest two hold 31.7 G slots
 # (layers 1 and 2), Lasker's 50.9 G (layers 2 and 3), beside the packed sets so far.
@@ -110,7 +111,8 @@ for t in $(seq 0 "$LAYERS"); do
   step "$set" pack "${TIME[@]}" "$BIN" pack --db "$DB" --out "$DB" "${GAME[@]}" --in-hand "$t"
   record_disk "$t" pack
   step "$set" pack-verify "${TIME[@]}" "$BIN" pack --db "$DB" --out "$DB" "${GAME[@]}" --in-hand "$t" \
-    --verify --journal "$ROOT/state/$NAME.pack-verify.journal"
+    --verify --journal "$ROOT/state/$NAME.pack-verify.journal" \
+    --verified-by "$ROOT/state/$NAME.verify.journal"
   if [ "$t" -ge 1 ] && [ "$t" -lt $(( LAYERS - 1 )) ]; then
     step "$set" prune-below prune $(( t - 1 ))
   fi

@@ -128,7 +128,8 @@ pack_set() {
   packed="$ROOT/nine-$set-packed"
   step "$set" pack "$BIN" pack --db "$dir" --out "$packed" "${flags[@]}"
   step "$set" pack-verify "$BIN" pack --db "$dir" --out "$packed" "${flags[@]}" --verify \
-    --journal "$ROOT/state/$set.pack-verify.journal"
+    --journal "$ROOT/state/$set.pack-verify.journal" \
+    --verified-by "$ROOT/state/$set.verify.journal"
   step "$set" latency "$BIN" pack --db "$dir" --out "$packed" "${flags[@]}" --latency 2000
   step "$set" latency-preloaded "$BIN" pack --db "$dir" --out "$packed" "${flags[@]}" \
     --latency 2000 --preload
@@ -231,7 +232,8 @@ for set in $SETS; do
       read -r -a flags <<< "$SCOPE"
       step plain pack "$BIN" pack --db "$dir" --out "$ROOT/nine-plain-packed" "${flags[@]}"
       step plain pack-verify "$BIN" pack --db "$dir" --out "$ROOT/nine-plain-packed" "${flags[@]}" \
-        --verify --journal "$ROOT/state/plain.pack-verify.journal"
+        --verify --journal "$ROOT/state/plain.pack-verify.journal" \
+        --verified-by "$ROOT/state/plain.verify.journal"
       step plain latency "$BIN" pack --db "$dir" --out "$ROOT/nine-plain-packed" "${flags[@]}" \
         --latency 2000
       step plain latency-preloaded "$BIN" pack --db "$dir" --out "$ROOT/nine-plain-packed" \

@@ -103,6 +103,77 @@ fn pack_verify_query_resume_and_errors() {
         assert_eq!(skipped, run * keys, "{all}");
     }
 
+    // Once `morris verify --journal` has passed on the tables, the keys the sets leave out
+    // are checked on a sample through the reader; the keys with a file, slot by slot.
+    let verified = db.join("verify.journal");
+    let verified_s = verified.to_str().unwrap();
+    let o = morris(&[
+        "verify",
+        "--stones",
+        "4",
+        "--db",
+        db_s,
+        "--journal",
+        verified_s,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let checked = |o: &Output, key: &str| -> (u64, bool) {
+        let out = stdout(o) + &stderr(o);
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{key} dtw:")))
+            .unwrap_or_else(|| panic!("no line for {key} in {out}"))
+            .to_string();
+        let n = line.split_whitespace().nth(2).unwrap().replace(',', "");
+        (
+            n.parse().unwrap(),
+            line.contains("a sample through the reader"),
+        )
+    };
+    let full = morris(&[&pack[..], &["--verify"]].concat());
+    let o = morris(&[&pack[..], &["--verify", "--verified-by", verified_s]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("on a sample through the reader"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(checked(&o, "4-4-0-0"), checked(&full, "4-4-0-0"));
+    let (sampled, on_sample) = checked(&o, "3-4-0-0");
+    let (every, _) = checked(&full, "3-4-0-0");
+    assert!(
+        on_sample && sampled > 0 && sampled * 900 < every,
+        "{sampled} of {every}"
+    );
+    // A key the journal does not vouch for (a table changed since, or never verified) is
+    // checked in full.
+    let empty = db.join("empty.journal");
+    std::fs::write(&empty, "").unwrap();
+    let o = morris(
+        &[
+            &pack[..],
+            &["--verify", "--verified-by", empty.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(checked(&o, "3-4-0-0"), (every, false));
+    let o = morris(
+        &[
+            &pack[..],
+            &["--verify", "--verified-by", "/no/such.journal"],
+        ]
+        .concat(),
+    );
+    assert_fails(
+        &o,
+        2,
+        &[
+            "/no/such.journal: no such journal",
+            "morris verify --journal",
+        ],
+    );
+
     // The same query, text and JSON, from either directory, of a position with a file and
     // of one searched.
     for (pos, extra) in [POSITION, SEARCHED]

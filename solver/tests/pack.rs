@@ -10,7 +10,7 @@ use morris_db::format::{Checks, DbError, Metric};
 use morris_db::{Index, Key, Outcome, Value};
 use morris_engine::{Color, Game, Position, Rules};
 use morris_packed::{packed_file_name, Kind, PackedTable};
-use morris_solver::pack::{pack_key, verify_key, PackOptions, Sets};
+use morris_solver::pack::{pack_key, verify_key, PackOptions, Searched, Sets};
 use morris_solver::progress::Silent;
 use morris_solver::solve::solve;
 use morris_tablebase::answer::{Answer, Source};
@@ -329,12 +329,41 @@ fn verify_reports_a_position_that_differs() {
     for key in [stored, searched] {
         let index = Index::new(rules.board(), key);
         let slot = (500..index.size()).find(|&s| !index.is_hole(s)).unwrap();
-        for report in verify_key(&rules, key, &store, sets).unwrap() {
+        for report in verify_key(&rules, key, &store, sets, Searched::Every).unwrap() {
             assert_eq!((report.mismatches, report.checked > 0), (0, true), "{key}");
         }
-        let [v, o] = verify_key(&rules, key, &Shifted(&store, slot), sets).unwrap();
+        let [v, o] =
+            verify_key(&rules, key, &Shifted(&store, slot), sets, Searched::Every).unwrap();
         assert!(v.mismatches >= 1 && o.mismatches >= 1, "{key}: {v:?} {o:?}");
     }
+    // On the sample alone, a searched key is read through the packed reader one position in
+    // 997: a difference there is found, and the stored key is still checked slot by slot.
+    let index = Index::new(rules.board(), searched);
+    let on_sample = (997..index.size())
+        .step_by(997)
+        .find(|&s| !index.is_hole(s))
+        .unwrap();
+    let every = verify_key(&rules, searched, &store, sets, Searched::Every).unwrap();
+    let sample = verify_key(&rules, searched, &store, sets, Searched::Sample).unwrap();
+    assert!(sample[1].checked > 0 && sample[1].checked * 900 < every[1].checked);
+    assert_eq!(sample[1].mismatches, 0);
+    let [v, o] = verify_key(
+        &rules,
+        searched,
+        &Shifted(&store, on_sample),
+        sets,
+        Searched::Sample,
+    )
+    .unwrap();
+    assert_eq!((v.mismatches, o.mismatches), (1, 1), "{v:?} {o:?}");
+    let stored_every = verify_key(&rules, stored, &store, sets, Searched::Sample).unwrap();
+    assert_eq!(stored_every[1].checked, every_checked(&rules, stored));
+}
+
+/// The positions (non-hole slots) of `key`.
+fn every_checked(rules: &morris_engine::Rules, key: Key) -> u64 {
+    let index = Index::new(rules.board(), key);
+    (0..index.size()).filter(|&s| !index.is_hole(s)).count() as u64
 }
 
 /// The values-only set (`morris pack --what wdl`) is the one a player downloads: the

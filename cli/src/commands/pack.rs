@@ -1,16 +1,17 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::commands::verify::{open_all, open_journal};
+use crate::commands::verify::{journal_line, open_all, open_journal};
 use crate::options::{thousands, threads, DbArgs, RuleFlags};
 use crate::progress::Bars;
 use crate::Failure;
+use morris_db::format::Checks;
 use morris_db::plan::bytes;
 use morris_db::{Key, Outcome, Value};
 use morris_packed::{Kind, PackedTable};
-use morris_solver::journal::stamp;
+use morris_solver::journal::{stamp, Journal};
 use morris_solver::lock::DirLock;
-use morris_solver::pack::{pack_key, verify_key, PackOptions, Sets};
+use morris_solver::pack::{pack_key, verify_key, PackOptions, Searched, Sets};
 use morris_tablebase::packed::{is_searched, PackedSet};
 use morris_tablebase::store::Store;
 
@@ -63,6 +64,13 @@ pub struct Args {
     /// tables (an interrupted check goes on where it stopped)
     #[arg(long, value_name = "FILE", requires = "verify")]
     journal: Option<PathBuf>,
+    /// With --verify: the journal of a `morris verify --journal FILE` run over --db. A key the
+    /// sets leave out whose unpacked tables FILE records as verified, unchanged since, is
+    /// checked on a sample through the packed reader (one position in 997, search included)
+    /// instead of by a forward evaluation of every position, which would recompute what
+    /// verify established: its check then costs minutes instead of about a verify of the key
+    #[arg(long, value_name = "FILE", requires = "verify")]
+    verified_by: Option<PathBuf>,
     /// Measure probe latency instead of packing: N random positions of every packed key,
     /// probed once cold (first touch) and once warm, median and 99th percentile
     #[arg(long, value_name = "N", conflicts_with = "verify")]
@@ -257,6 +265,17 @@ fn verify(
     let values: PackedSet<Value> = PackedSet::new(&args.out, rules, src.metric());
     let outcomes: PackedSet<Outcome> = PackedSet::new(&args.out, rules, src.metric());
     let mut journal = open_journal(args.journal.as_deref())?;
+    let verified = match &args.verified_by {
+        Some(path) if !path.is_file() => {
+            return Err(Failure::input(format!(
+                "{}: no such journal (--verified-by names the file of a `morris verify \
+                 --journal FILE` run over {})",
+                path.display(),
+                args.db.db.display()
+            )))
+        }
+        path => open_journal(path.as_deref())?,
+    };
     // The keys with a file first: their check is a decode and a compare a slot, while a
     // searched key's is a forward evaluation of every position (the cost of `morris verify`),
     // so an interrupted run has checked every stored slot before it spends hours on searches.
@@ -272,6 +291,10 @@ fn verify(
     for (searched, key) in order {
         let read = reads(key, searched);
         open_all(src, &read, max, false)?;
+        let mode = match &verified {
+            Some(j) if searched && verified_before(src, key, j) => Searched::Sample,
+            _ => Searched::Every,
+        };
         // The check is of these kinds, against these unpacked tables and these packed files.
         let mut sums: Vec<u64> = read
             .iter()
@@ -290,14 +313,19 @@ fn verify(
             }
         }
         let tags: Vec<&str> = kinds.iter().map(|k| k.tag()).collect();
+        // A key checked on the sample is not one checked in full: the mode is in the line.
         let check = format!(
-            "pack --verify {} {} {}",
+            "pack --verify {} {} {}{}",
             args.out.display(),
             tags.join("+"),
             src.path(key)
                 .file_name()
                 .unwrap_or_default()
-                .to_string_lossy()
+                .to_string_lossy(),
+            match mode {
+                Searched::Every => "",
+                Searched::Sample => " sampled",
+            }
         );
         let stamp = stamp(sums);
         if journal.as_ref().is_some_and(|j| j.passed(&check, &stamp)) {
@@ -312,14 +340,18 @@ fn verify(
             values: kinds.contains(&Kind::Wdl).then_some(&values),
             outcomes: kinds.contains(&Kind::Distance).then_some(&outcomes),
         };
-        let reports = verify_key(&rules, key, src, sets).map_err(Failure::failed)?;
+        let reports = verify_key(&rules, key, src, sets, mode).map_err(Failure::failed)?;
         let seconds = t.elapsed().as_secs_f64();
+        let how = match mode {
+            Searched::Every => "both kinds",
+            Searched::Sample => "both kinds; searched: a sample through the reader, verified",
+        };
         for (kind, report) in [Kind::Wdl, Kind::Distance].into_iter().zip(reports) {
             if !kinds.contains(&kind) {
                 continue;
             }
             bars.println(&format!(
-                "{key} {}: {} positions checked, {} differ ({seconds:.1} s, both kinds)",
+                "{key} {}: {} positions checked, {} differ ({seconds:.1} s, {how})",
                 kind.tag(),
                 thousands(report.checked),
                 report.mismatches,
@@ -345,8 +377,30 @@ fn verify(
             "packed verification failed: {bad} positions differ"
         )));
     }
-    println!("packed sets verified: every position answers as the unpacked tables");
+    match &args.verified_by {
+        None => println!("packed sets verified: every position answers as the unpacked tables"),
+        Some(path) => println!(
+            "packed sets verified: every position answers as the unpacked tables (the keys \
+             left out that {} records as verified: on a sample through the reader)",
+            path.display()
+        ),
+    }
     Ok(())
+}
+
+/// Whether `journal` (of `morris verify --journal`) records `key` as verified against the
+/// tables `src` holds now. A table that does not open is not verified (the key is then checked
+/// in full, which says what is missing).
+fn verified_before(src: &Store, key: Key, journal: &Journal) -> bool {
+    let read = morris_tablebase::reads(src.rules(), key);
+    if read
+        .iter()
+        .any(|&k| src.load(k, Checks::default(), false).is_err())
+    {
+        return false;
+    }
+    let (check, stamp) = journal_line(src, key, &read);
+    journal.passed(&check, &stamp)
 }
 
 /// Probe latency of the packed sets (`morris_tablebase::packed::latency`), printed a pass

@@ -59,6 +59,23 @@ pub fn open_all(
     Ok(())
 }
 
+/// The line `verify --journal` records for `key` once it passes: the check (the table's file
+/// name) and the stamp (the checksums of `read`, the tables the check reads, open in `store`).
+/// `pack --verify --verified-by` looks a key up by the same line.
+pub fn journal_line(store: &Store, key: Key, read: &[Key]) -> (String, String) {
+    let file = store.path(key);
+    let check = format!(
+        "verify {}",
+        file.file_name().unwrap_or_default().to_string_lossy()
+    );
+    let stamp = stamp(
+        read.iter()
+            .filter_map(|&k| store.table(k))
+            .map(|(_, t)| t.header().checksum),
+    );
+    (check, stamp)
+}
+
 /// The journal of `--journal`, if given (a missing file is an empty journal).
 pub fn open_journal(path: Option<&std::path::Path>) -> Result<Option<Journal>, Failure> {
     path.map(Journal::open).transpose().map_err(Failure::failed)
@@ -82,16 +99,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
         // key reads too stay open, and none is hashed twice (the store remembers).
         store.close_except(&read);
         open_all(&store, &read, max, true)?;
-        let file = store.path(key);
-        let check = format!(
-            "verify {}",
-            file.file_name().unwrap_or_default().to_string_lossy()
-        );
-        let stamp = stamp(
-            read.iter()
-                .filter_map(|&k| store.table(k))
-                .map(|(_, t)| t.header().checksum),
-        );
+        let (check, stamp) = journal_line(&store, key, &read);
         if journal.as_ref().is_some_and(|j| j.passed(&check, &stamp)) {
             bars.println(&format!("{key}: verified before (journal), skipped"));
             bars.done(1);

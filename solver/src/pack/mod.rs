@@ -5,4 +5,4 @@
 mod fill;
 mod writer;
 
-pub use writer::{pack_key, verify_key, PackOptions, Packed, Sets, Verified};
+pub use writer::{pack_key, verify_key, PackOptions, Packed, Searched, Sets, Verified};

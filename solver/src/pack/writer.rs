@@ -178,20 +178,36 @@ const FULL_READ_EVERY: u64 = 997;
 /// Positions checked by one task.
 const CHUNK: u64 = 1 << 16;
 
+/// How the positions of a key the sets leave out (answered by the reader's search) are
+/// checked.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Searched {
+    /// Every position, by the minimax of its children read from the unpacked tables (a batched
+    /// forward evaluation, about the cost of `morris verify` on the key), and one position in
+    /// [`FULL_READ_EVERY`] through the packed reader in full, its search included.
+    Every,
+    /// The positions through the packed reader in full alone. Sound only where `morris verify`
+    /// has passed on the key's unpacked tables: it found every stored value equal to the
+    /// minimax of the children's, and the children's keys are checked slot by slot, so the
+    /// forward evaluation of [`Searched::Every`] would recompute what verify established.
+    Sample,
+}
+
 /// Compares every position of `key` in the packed sets with the table they were packed from
 /// (read through `src`): values for the value set, outcomes with distances for the other;
-/// the reports in that order. A key the sets leave out is checked through the reader's rule,
-/// the minimax of the children, computed once for both kinds with its children read from
-/// `src` (where they must be open): the packed reader reads them from the packed sets
-/// instead, which is the same once the keys they lie in are checked (every key of a run is),
-/// and a sample of positions goes through the packed readers in full, search included. So the
-/// check costs one batched forward evaluation, not a block decode per child. A damaged block
-/// is an error, not a mismatch.
+/// the reports in that order. A key the sets leave out is checked as `searched` says: with
+/// [`Searched::Every`] through the reader's rule, the minimax of the children, computed once
+/// for both kinds with its children read from `src` (where they must be open): the packed
+/// reader reads them from the packed sets instead, which is the same once the keys they lie
+/// in are checked (every key of a run is), and a sample of positions goes through the packed
+/// readers in full, search included. So the check costs one batched forward evaluation, not
+/// a block decode per child. A damaged block is an error, not a mismatch.
 pub fn verify_key(
     rules: &Rules,
     key: Key,
     src: &dyn Lookup,
     sets: Sets,
+    searched: Searched,
 ) -> Result<[Verified; 2], DbError> {
     fn table<T: Symbol>(
         set: Option<&PackedSet<T>>,
@@ -203,29 +219,35 @@ pub fn verify_key(
         }
     }
     /// What a set answers for a slot: its table's symbol, or without a table the search's;
-    /// in full through the packed reader on the sample.
+    /// in full through the packed reader on the sample. `None` off the sample for a key
+    /// without a table and without the forward evaluation's answer ([`Searched::Sample`]).
     fn read<T: Symbol>(
         set: &PackedSet<T>,
         table: Option<&PackedTable>,
         key: Key,
         slot: u64,
         searched: Option<Outcome>,
-    ) -> Result<T, DbError> {
-        let got = match table {
-            Some(t) => T::read(t, slot)?,
-            None => T::of(searched.expect("a key without a table is searched")),
+    ) -> Result<Option<T>, DbError> {
+        let got = match (table, searched) {
+            (Some(t), _) => Some(T::read(t, slot)?),
+            (None, Some(o)) => Some(T::of(o)),
+            (None, None) => None,
         };
         if slot.is_multiple_of(FULL_READ_EVERY) {
             let full = set.get_slot(key, slot)?;
-            if full != got {
-                return Ok(full);
+            if got.is_none_or(|g| g != full) {
+                return Ok(Some(full));
             }
         }
         Ok(got)
     }
     let tables = (table(sets.values, key)?, table(sets.outcomes, key)?);
-    let search_needed = (sets.values.is_some() && tables.0.is_none())
+    let left_out = (sets.values.is_some() && tables.0.is_none())
         || (sets.outcomes.is_some() && tables.1.is_none());
+    let search_needed = left_out && searched == Searched::Every;
+    // Every set asked leaves the key out and verify vouches for the minimax: only the sample
+    // is read, and only its slots are walked.
+    let sample_only = searched == Searched::Sample && tables.0.is_none() && tables.1.is_none();
     let index = Index::new(rules.board(), key);
     // The search's answers come from the batched forward evaluation of the placement pass
     // (children probed and their loads started a batch at a time, so that the loads overlap):
@@ -248,29 +270,37 @@ pub fn verify_key(
                     searched[(slot - range.start) as usize] = Some(o);
                 });
             }
-            let mut error = None;
-            index.for_each_class_in(range.clone(), |slot, _, _| {
-                if error.is_some() {
-                    return;
-                }
+            let mut check = |slot: u64| -> Result<(), DbError> {
                 let expected = src.read(src.probe_slot(key, slot));
                 let searched = searched
                     .get((slot - range.start) as usize)
                     .copied()
                     .flatten();
-                let mut check = || -> Result<(), DbError> {
-                    if let Some(set) = sets.values {
-                        let got: Value = read(set, tables.0, key, slot, searched)?;
+                if let Some(set) = sets.values {
+                    if let Some(got) = read::<Value>(set, tables.0, key, slot, searched)? {
                         v[0].count(slot, expected.value(), got);
                     }
-                    if let Some(set) = sets.outcomes {
-                        let got: Outcome = read(set, tables.1, key, slot, searched)?;
+                }
+                if let Some(set) = sets.outcomes {
+                    if let Some(got) = read::<Outcome>(set, tables.1, key, slot, searched)? {
                         v[1].count(slot, expected, got);
                     }
-                    Ok(())
-                };
-                if let Err(e) = check() {
-                    error = Some(e);
+                }
+                Ok(())
+            };
+            if sample_only {
+                let first = range.start.next_multiple_of(FULL_READ_EVERY);
+                for slot in (first..range.end).step_by(FULL_READ_EVERY as usize) {
+                    if !index.is_hole(slot) {
+                        check(slot)?;
+                    }
+                }
+                return Ok(v);
+            }
+            let mut error = None;
+            index.for_each_class_in(range.clone(), |slot, _, _| {
+                if error.is_none() {
+                    error = check(slot).err();
                 }
             });
             error.map_or(Ok(v), Err)
