@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use morris_db::format::{DbError, Metric};
 use morris_db::{Index, Key, Outcome, Value};
 use morris_engine::Rules;
-use morris_packed::{compress, packed_file_name, Kind, Layout, PackWriter, PackedTable};
+use morris_packed::{compress, packed_file_name, Block, Kind, Layout, PackWriter, PackedTable};
 use rayon::prelude::*;
 
 use super::fill::fill;
@@ -178,6 +178,30 @@ const FULL_READ_EVERY: u64 = 997;
 /// Positions checked by one task.
 const CHUNK: u64 = 1 << 16;
 
+/// A packed table read in slot order, each block decoded once: the reader's cache serves
+/// probes at random, and its look-up per slot took most of a scan's time.
+struct Scan<'t> {
+    table: &'t PackedTable,
+    block: Option<(u64, Block)>,
+}
+
+impl<'t> Scan<'t> {
+    fn new(table: &'t PackedTable) -> Scan<'t> {
+        Scan { table, block: None }
+    }
+
+    #[inline]
+    fn get<T: Symbol>(&mut self, slot: u64) -> Result<T, DbError> {
+        let n = self.table.header().block_slots as u64;
+        let b = slot / n;
+        let block = match &self.block {
+            Some((at, block)) if *at == b => block,
+            _ => &self.block.insert((b, self.table.decode_block(b)?)).1,
+        };
+        Ok(T::in_block(block, (slot % n) as usize))
+    }
+}
+
 /// How the positions of a key the sets leave out (answered by the reader's search) are
 /// checked.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -223,13 +247,13 @@ pub fn verify_key(
     /// without a table and without the forward evaluation's answer ([`Searched::Sample`]).
     fn read<T: Symbol>(
         set: &PackedSet<T>,
-        table: Option<&PackedTable>,
+        table: &mut Option<Scan>,
         key: Key,
         slot: u64,
         searched: Option<Outcome>,
     ) -> Result<Option<T>, DbError> {
         let got = match (table, searched) {
-            (Some(t), _) => Some(T::read(t, slot)?),
+            (Some(t), _) => Some(t.get(slot)?),
             (None, Some(o)) => Some(T::of(o)),
             (None, None) => None,
         };
@@ -270,6 +294,7 @@ pub fn verify_key(
                     searched[(slot - range.start) as usize] = Some(o);
                 });
             }
+            let mut scans = (tables.0.map(Scan::new), tables.1.map(Scan::new));
             let mut check = |slot: u64| -> Result<(), DbError> {
                 let expected = src.read(src.probe_slot(key, slot));
                 let searched = searched
@@ -277,12 +302,12 @@ pub fn verify_key(
                     .copied()
                     .flatten();
                 if let Some(set) = sets.values {
-                    if let Some(got) = read::<Value>(set, tables.0, key, slot, searched)? {
+                    if let Some(got) = read::<Value>(set, &mut scans.0, key, slot, searched)? {
                         v[0].count(slot, expected.value(), got);
                     }
                 }
                 if let Some(set) = sets.outcomes {
-                    if let Some(got) = read::<Outcome>(set, tables.1, key, slot, searched)? {
+                    if let Some(got) = read::<Outcome>(set, &mut scans.1, key, slot, searched)? {
                         v[1].count(slot, expected, got);
                     }
                 }

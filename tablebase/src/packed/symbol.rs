@@ -2,7 +2,7 @@
 
 use morris_db::format::DbError;
 use morris_db::{Outcome, Value};
-use morris_packed::{encode_outcomes, encode_values, Kind, PackedTable};
+use morris_packed::{encode_outcomes, encode_values, Block, Kind, PackedTable};
 
 /// A symbol of a packed set, read and written by the one code path that serves both kinds.
 pub trait Symbol: Copy + Eq + Send + Sync + 'static {
@@ -16,6 +16,9 @@ pub trait Symbol: Copy + Eq + Send + Sync + 'static {
     fn outcome(self) -> Outcome;
     /// The stored symbol of a slot of a packed table of [`Symbol::KIND`].
     fn read(table: &PackedTable, slot: u64) -> Result<Self, DbError>;
+    /// The symbol of slot `i` of a decoded block of [`Symbol::KIND`], for scans that decode
+    /// each block once.
+    fn in_block(block: &Block, i: usize) -> Self;
     /// The decompressed bytes of a block of these symbols.
     fn encode(symbols: &[Self]) -> Vec<u8>;
 }
@@ -34,6 +37,10 @@ impl Symbol for Outcome {
 
     fn read(table: &PackedTable, slot: u64) -> Result<Outcome, DbError> {
         Ok(table.outcome(slot)?.expect("opened as an outcome table"))
+    }
+
+    fn in_block(block: &Block, i: usize) -> Outcome {
+        block.outcome(i)
     }
 
     fn encode(symbols: &[Outcome]) -> Vec<u8> {
@@ -59,6 +66,10 @@ impl Symbol for Value {
 
     fn read(table: &PackedTable, slot: u64) -> Result<Value, DbError> {
         table.value(slot)
+    }
+
+    fn in_block(block: &Block, i: usize) -> Value {
+        block.value(i, Kind::Wdl)
     }
 
     fn encode(symbols: &[Value]) -> Vec<u8> {
