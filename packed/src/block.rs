@@ -7,7 +7,22 @@ use crate::kind::{digit, wdl_value, Kind, FULL_BYTES, OVERFLOW, POW3, VALUES_PER
 /// Compresses a block's bytes ([`crate::encode_values`], [`crate::encode_outcomes`]) into one
 /// zstd frame.
 pub fn compress(bytes: &[u8], level: i32) -> Vec<u8> {
-    zstd::bulk::compress(bytes, level).expect("zstd compresses any input in memory")
+    COMPRESSOR.with_borrow_mut(|c| {
+        if c.as_ref().is_none_or(|(at, _)| *at != level) {
+            let new = zstd::bulk::Compressor::new(level).expect("zstd takes levels 1 to 22");
+            *c = Some((level, new));
+        }
+        let (_, c) = c.as_mut().expect("created above");
+        c.compress(bytes)
+            .expect("zstd compresses any input in memory")
+    })
+}
+
+thread_local! {
+    /// A thread's compression context, kept from block to block: creating one a block (and
+    /// the fresh pages of its tables) took a tenth of a pack's time.
+    static COMPRESSOR: core::cell::RefCell<Option<(i32, zstd::bulk::Compressor<'static>)>> =
+        const { core::cell::RefCell::new(None) };
 }
 
 /// A decompressed block whose size and symbols were checked when it was decoded.

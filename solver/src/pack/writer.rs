@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use morris_db::format::{DbError, Metric};
+use morris_db::format::{DbError, Metric, Table};
 use morris_db::{Index, Key, Outcome, Value};
 use morris_engine::Rules;
 use morris_packed::{compress, packed_file_name, Block, Kind, Layout, PackWriter, PackedTable};
@@ -15,6 +15,7 @@ use crate::forward::locate::Targets;
 use morris_tablebase::packed::is_searched;
 use morris_tablebase::packed::PackedSet;
 use morris_tablebase::packed::Symbol;
+use morris_tablebase::store::Store;
 use morris_tablebase::Lookup;
 
 /// How to pack.
@@ -48,7 +49,7 @@ pub struct Packed {
 /// that the frames waiting to be written stay small.
 const GROUP: u64 = 256;
 
-/// Packs the table of `key`, read through `src` (where it must be open), into `out` as one
+/// Packs the table of `key`, read from `src` (where it must be open), into `out` as one
 /// file per kind, each finished before the next is begun (a failure keeps the kinds done; a
 /// rerun packs the rest). Each kind reads the table in its own blocks: the two kinds' blocks
 /// need not line up, and the outcomes' compression dominates (the 6-stone game: 15 s for
@@ -57,11 +58,14 @@ pub fn pack_key(
     rules: &Rules,
     metric: Metric,
     key: Key,
-    src: &dyn Lookup,
+    src: &Store,
     out: &Path,
     options: &PackOptions,
 ) -> Result<Vec<Packed>, DbError> {
-    let index = Index::new(rules.board(), key);
+    let (index, table) = src.table(key).ok_or_else(|| DbError::InvalidData {
+        path: src.path(key),
+        detail: format!("key {key} is not open for packing"),
+    })?;
     let searched = options.weaker_searched;
     if searched && (metric != Metric::Plain || is_searched(key)) {
         return Err(DbError::InvalidData {
@@ -94,7 +98,7 @@ pub fn pack_key(
             let frames: Vec<Vec<u8>> = (group..(group + GROUP).min(blocks))
                 .into_par_iter()
                 .map(|b| {
-                    let slots = read_block(key, &index, src, b * per..((b + 1) * per).min(n));
+                    let slots = read_block(table, index, b * per..((b + 1) * per).min(n));
                     match kind {
                         Kind::Wdl => frame::<Value>(&slots, level),
                         Kind::Distance => frame::<Outcome>(&slots, level),
@@ -114,17 +118,14 @@ pub fn pack_key(
     Ok(written)
 }
 
-/// The outcomes of the slots of `range` (`None` for a hole), positions visited in index
-/// order.
-fn read_block(
-    key: Key,
-    index: &Index,
-    src: &dyn Lookup,
-    range: core::ops::Range<u64>,
-) -> Vec<Option<Outcome>> {
+/// The outcomes of the slots of `range` (`None` for a hole), read from `table` a run of
+/// slots at a time: neither a position nor a lookup's call a slot.
+fn read_block(table: &Table, index: &Index, range: core::ops::Range<u64>) -> Vec<Option<Outcome>> {
     let mut slots = vec![None; (range.end - range.start) as usize];
-    index.for_each_class_in(range.clone(), |slot, _, _| {
-        slots[(slot - range.start) as usize] = Some(src.read(src.probe_slot(key, slot)));
+    index.for_each_class_run(range.clone(), |run| {
+        for slot in run {
+            slots[(slot - range.start) as usize] = Some(table.outcome(slot));
+        }
     });
     slots
 }
