@@ -88,12 +88,12 @@ def archived(set_):
 def times():
     """Seconds per (set, step), summed over the runs that made up a step; the binaries; and
     per (set, step) the CPU seconds other processes took beside it (scripts/lib/steptimes.py)."""
-    out, binaries, others = {}, defaultdict(set), {}
+    out, binaries, others = {}, {}, {}
     for set_ in SETS:
         wall, beside, ran = steptimes.read(os.path.join(ARCHIVE, set_, "times.tsv"))
         out.update(wall)
         others.update(beside)
-        binaries[set_] |= ran[set_]
+        binaries.update(ran)
     return out, binaries, others
 
 
@@ -285,7 +285,19 @@ def work_lines(set_, t, binaries, others):
     """The steps' times, the set's size on disk and what its packed set passed."""
     raw, packed = disk(set_)
     note = [f"- {TIME_NOTES[set_]}"] if set_ in TIME_NOTES else []
-    commits = sorted({b.split("-")[-1] for b in binaries.get(set_, ())})
+    commits = sorted({b.split("-")[-1] for b in binaries.get((set_, "solve"), ())})
+    packs = binaries.get((set_, "pack"), ())
+    if not done(set_, "pack"):
+        pack = "not complete" + (f" ({len(packs)} run{'s' * (len(packs) > 1)} so far)"
+                                 if packs else "")
+    elif len(packs) > 1:
+        # Stopped and resumed: a sum, not the time of one pack.
+        pack = (f"{duration(t.get((set_, 'pack')))} summed over {len(packs)} runs, not a "
+                f"measurement")
+    elif others.get((set_, "pack")) is None:
+        pack = f"{duration(t.get((set_, 'pack')))} (what ran beside it was not counted)"
+    else:
+        pack = duration(t.get((set_, "pack")))
     beside = []
     for step in ("solve", "verify"):
         share = busy_share(set_, step, t, others)
@@ -297,7 +309,7 @@ def work_lines(set_, t, binaries, others):
         f"- tables built by the binary of commit {', '.join(commits) or '-'}; logs, step times "
         f"and verify journal in `results/seeds-logs/{set_}/`",
         f"- solve {duration(t.get((set_, 'solve')))}, verify {duration(t.get((set_, 'verify')))} "
-        f"({verify_line(set_)}), pack {duration(t.get((set_, 'pack')))}",
+        f"({verify_line(set_)}), pack {pack}",
     ] + ([f"- the machine's {CORES} cores taken by other processes beside the step (from the "
           f"CPU counts in times.tsv): {', '.join(beside)}"] if beside else []) + [
         f"- disk: raw {raw}, packed {packed}",

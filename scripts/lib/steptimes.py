@@ -16,9 +16,9 @@ def plus(a, b):
 def read(path, keep=lambda set_: True):
     """Per (set, step), for the sets `keep` accepts: the wall seconds summed over the runs that
     made up the step, and the other processes' CPU seconds beside them (None where a run's row
-    does not say: rows written before steps.sh counted it, a run killed outright); and per set
-    the binaries that ran its steps. No file is no run yet: nothing."""
-    wall, others, binaries = {}, {}, defaultdict(set)
+    does not say: rows written before steps.sh counted it, a run killed outright); and per
+    (set, step) the binaries of its runs, one entry a run. No file is no run yet: nothing."""
+    wall, others, binaries = {}, {}, defaultdict(list)
     if not os.path.exists(path):
         return wall, others, binaries
     for line in open(path):
@@ -29,7 +29,7 @@ def read(path, keep=lambda set_: True):
         wall[step] = wall.get(step, 0) + int(f[2])
         cpu = int(f[7]) if len(f) > 7 and f[7] != "-" else None
         others[step] = plus(others.get(step, 0), cpu)
-        binaries[f[0]].add(f[5])
+        binaries[step].append(f[5])
     return wall, others, binaries
 
 
