@@ -61,9 +61,13 @@ def solve_lines(logs, game):
 
 
 def peak_resident(logs, game):
-    """The largest resident set any step's process reached (/usr/bin/time), in bytes."""
+    """The largest resident set the process of any step but a solve reached (/usr/bin/time), in
+    bytes. A solve resets the kernel's peak before each of its steps (to log each step's own),
+    so its process's figure is its last step's: the solve's peak is the largest step's."""
     peak = 0
     for path in glob.glob(os.path.join(logs, f"{game}-*.log")):
+        if path.endswith("-solve.log"):
+            continue
         for line in open(path):
             m = re.match(r"peak resident (\d+) KiB", line)
             if m:
@@ -199,7 +203,7 @@ def main():
     out.append(f"- disk: at most {gb(disk_peak)} in the directory after any step")
     out.append(
         f"- memory: the largest solve step's peak {gb(peak_step)}; the largest resident set of "
-        f"any step's process {gb(peak_resident(logs, game))}"
+        f"any other step's process (verify, pack) {gb(peak_resident(logs, game))}"
     )
     out.append("")
     out.append("## Probe latency of the packed sets\n")
