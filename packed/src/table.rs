@@ -246,18 +246,19 @@ impl PackedTable {
         Block::new(bytes, slots, self.header.kind).map_err(damaged)
     }
 
+    /// The block holding `slot` and the slot's place in it.
+    #[inline]
+    pub fn block_of(&self, slot: u64) -> (u64, usize) {
+        assert!(slot < self.header.entries, "slot {slot} out of range");
+        let n = self.header.block_slots as u64;
+        (slot / n, (slot % n) as usize)
+    }
+
     /// Runs `f` on the block holding `slot` and the slot's place in it, decoding the block
     /// unless this thread decoded it lately.
     fn at<T>(&self, slot: u64, f: impl FnOnce(&Block, usize) -> T) -> Result<T, DbError> {
-        assert!(slot < self.header.entries, "slot {slot} out of range");
-        let n = self.header.block_slots as u64;
-        let b = slot / n;
-        with_block(
-            self.id,
-            b,
-            || self.decode_block(b),
-            |block| f(block, (slot % n) as usize),
-        )
+        let (b, i) = self.block_of(slot);
+        with_block(self.id, b, || self.decode_block(b), |block| f(block, i))
     }
 
     /// The stored value of a slot (either kind).

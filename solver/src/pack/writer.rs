@@ -193,13 +193,12 @@ impl<'t> Scan<'t> {
 
     #[inline]
     fn get<T: Symbol>(&mut self, slot: u64) -> Result<T, DbError> {
-        let n = self.table.header().block_slots as u64;
-        let b = slot / n;
+        let (b, i) = self.table.block_of(slot);
         let block = match &self.block {
             Some((at, block)) if *at == b => block,
             _ => &self.block.insert((b, self.table.decode_block(b)?)).1,
         };
-        Ok(T::in_block(block, (slot % n) as usize))
+        Ok(T::in_block(block, i))
     }
 }
 
