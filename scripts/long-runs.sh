@@ -18,6 +18,9 @@
 #   MORRIS_ROOT=/big/disk bash scripts/long-runs.sh
 #   KEEP_RAW=1 bash scripts/long-runs.sh     # keep the raw plain Nine tables (25.5 GiB more)
 #   LASKER=1 bash scripts/long-runs.sh       # Lasker Morris whole after Twelve
+#   SKIP_NINE=1 bash scripts/long-runs.sh    # straight to Twelve: a machine without the Nine
+#                                   # sets, whose figures are in results/ already (the plain
+#                                   # set's raw tables are then neither needed nor deleted)
 #
 # Disk: the raw plain Nine tables (25.5 GiB) do not fit beside Twelve's run (up to about
 # 40 GB) and the packed sets, so once the rule sets that read them are built and they are
@@ -30,11 +33,12 @@ cd "$(dirname "$0")/.."
 ROOT=${MORRIS_ROOT:-$HOME/morris-dbs}
 export MORRIS_ROOT=$ROOT
 
-FIGURES_FIRST=1 SETS="noflying nofly-nc50" bash scripts/solve-seeds.sh
+if [ -z "${SKIP_NINE:-}" ]; then
+  FIGURES_FIRST=1 SETS="noflying nofly-nc50" bash scripts/solve-seeds.sh
+  SETS=${NINE_SETS:-"plain nc100 plainpack"} bash scripts/solve-seeds.sh
+fi
 
-SETS=${NINE_SETS:-"plain nc100 plainpack"} bash scripts/solve-seeds.sh
-
-if [ -z "${KEEP_RAW:-}" ]; then
+if [ -z "${KEEP_RAW:-}" ] && [ -z "${SKIP_NINE:-}" ]; then
   [ -f "$ROOT/state/plain.pack-verify.done" ] || { echo "plain is not packed and verified" >&2; exit 1; }
   plain=(-maxdepth 1 -regextype posix-extended -regex '.*/nine(-s[0-9]+)?(-[0-9]+){4}\.mdb')
   n=$(find "$ROOT/nine" "${plain[@]}" | wc -l)

@@ -93,4 +93,16 @@ if MORRIS_ROOT=$ROOT LAYERS_ROOM=$(room 1000000000000000) bash scripts/long-runs
 fi
 grep -q 'twelve needs .* more are missing' "$ROOT/full.log" && [ -d "$ROOT/nine-plain-packed" ] \
   || { tail -3 "$ROOT/full.log"; echo "no room for Twelve, told wrongly" >&2; exit 1; }
+# SKIP_NINE goes straight to the layered games: from an empty root, no Nine set is started
+# (the room bound above stops it before Twelve's first step).
+SKIP=$ROOT/skip-nine
+mkdir -p "$SKIP"
+if MORRIS_ROOT=$SKIP SKIP_NINE=1 LAYERS_ROOM=1000000000000000 bash scripts/long-runs.sh \
+  > "$ROOT/skip.log" 2>&1; then
+  echo "long-runs.sh with SKIP_NINE went on without room for Twelve" >&2
+  exit 1
+fi
+grep -q 'twelve needs .* more are missing' "$ROOT/skip.log" \
+  && [ -z "$(find "$SKIP" -name 'nine*' -o -name '*.done')" ] \
+  || { tail -3 "$ROOT/skip.log"; echo "long-runs.sh with SKIP_NINE started a Nine set" >&2; exit 1; }
 echo "long-run scripts rehearsed"
