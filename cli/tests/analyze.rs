@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::{assert_fails, json, morris, morris_input, scratch, solve, stderr, stdout};
+use common::{assert_fails, json, morris, morris_input, solve, stderr, stdout};
+use morris_testdirs::scratch;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Output;

@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::{morris, scratch, stderr, stdout};
+use common::{morris, stderr, stdout};
+use morris_testdirs::scratch;
 use serde_json::Value;
 
 fn arena(db: &str, args: &[&str]) -> Value {

@@ -3,9 +3,10 @@
 mod common;
 
 use common::{
-    assert_best, assert_fails, assert_value, files, json, morris, morris_env, morris_input,
-    scratch, solve, solved, stderr, stdout,
+    assert_best, assert_fails, assert_value, files, json, morris, morris_env, morris_input, solve,
+    solved, stderr, stdout,
 };
+use morris_testdirs::scratch;
 use std::process::{Command, Output};
 
 #[test]

@@ -4,7 +4,8 @@
 //! solved whole.
 
 mod common;
-use common::{assert_fails, files, json, morris, morris_input, scratch, solve, stderr, stdout};
+use common::{assert_fails, files, json, morris, morris_input, solve, stderr, stdout};
+use morris_testdirs::scratch;
 use std::path::{Path, PathBuf};
 
 const TWELVE: [&str; 4] = ["--game", "twelve", "--stones", "4"];

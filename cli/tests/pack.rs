@@ -2,7 +2,8 @@
 //! as the unpacked one, resume, and meet bad options and damaged files with clear errors.
 
 mod common;
-use common::{assert_fails, files, json, morris, scratch, solve, stderr, stdout};
+use common::{assert_fails, files, json, morris, solve, stderr, stdout};
+use morris_testdirs::scratch;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;

@@ -5,8 +5,9 @@
 
 mod common;
 
-use common::{files, morris, morris_env, scratch, stderr, stdout};
+use common::{files, morris, morris_env, stderr, stdout};
 use morris_db::format::{Checks, Table};
+use morris_testdirs::scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;

@@ -138,7 +138,7 @@ mod tests {
 
     #[test]
     fn round_trips_and_refuses_damage() {
-        let dir = std::env::temp_dir().join(format!("morris-pc-{}", std::process::id()));
+        let dir = morris_testdirs::scratch("pattern-cache");
         let file = path(&dir, NINE.name(), 7);
         let built = PatternClasses::build(&NINE, &Symmetries::new(&NINE), 7);
         let patterns = crate::colex::binom(24, 7);

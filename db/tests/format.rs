@@ -10,24 +10,7 @@ use morris_db::format::{
 };
 use morris_db::{slots, Key, Outcome, Value};
 use morris_engine::Rules;
-
-/// A fresh directory per test, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("morris-db-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
+use morris_testdirs::scratch;
 
 const KEY: Key = Key::moving(3, 3);
 
@@ -54,8 +37,8 @@ fn write_sample(dir: &Path) -> PathBuf {
 
 #[test]
 fn round_trip_with_overflow() {
-    let dir = TempDir::new("round-trip");
-    let path = write_sample(&dir.0);
+    let dir = scratch("round-trip");
+    let path = write_sample(&dir);
     assert!(path.ends_with("nine-3-3-0-0.mdb"));
     let t = Table::open(&path, Rules::nine(), KEY).unwrap();
     let n = slots(Rules::nine().board(), KEY);
@@ -68,7 +51,7 @@ fn round_trip_with_overflow() {
     assert_eq!(t.outcome(13).plies(), Some(65_535));
     assert_eq!(fs::metadata(&path).unwrap().len(), t.header().file_len());
     // No temporary file left behind.
-    assert_eq!(fs::read_dir(&dir.0).unwrap().count(), 1);
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
 }
 
 /// A distance to zeroing per slot (no parity), some past the byte's range.
@@ -82,11 +65,11 @@ fn zeroing_of(i: u64) -> Outcome {
 
 #[test]
 fn rule_tables_round_trip_and_are_told_apart() {
-    let dir = TempDir::new("rule");
+    let dir = scratch("rule");
     let rules = Rules::nine();
     let n = slots(rules.board(), KEY);
     let metric = Metric::NoCapture(50);
-    let path = dir.0.join(file_name(&rules, metric, KEY));
+    let path = dir.join(file_name(&rules, metric, KEY));
     assert!(path.to_str().unwrap().ends_with("nine-nc50-3-3-0-0.mdb"));
     let mut w = Writer::create_with(&path, rules, metric, Encoding::ZeroingByte, KEY).unwrap();
     for i in 0..n {
@@ -108,7 +91,7 @@ fn rule_tables_round_trip_and_are_told_apart() {
     // Two bits a slot: values only, read back at distance 1.
     let key = Key::new(3, 3, 1, 0);
     let n = slots(rules.board(), key);
-    let path = dir.0.join(file_name(&rules, metric, key));
+    let path = dir.join(file_name(&rules, metric, key));
     let mut w = Writer::create_with(&path, rules, metric, Encoding::Wdl2, key).unwrap();
     for i in 0..n {
         w.push(zeroing_of(i)).unwrap();
@@ -177,7 +160,7 @@ fn written(
 
 #[test]
 fn blocks_write_what_single_pushes_write() {
-    let dir = TempDir::new("blocks");
+    let dir = scratch("blocks");
     let key = Key::new(3, 3, 1, 0);
     for (encoding, key, outcome) in [
         (
@@ -188,7 +171,7 @@ fn blocks_write_what_single_pushes_write() {
         (Encoding::ZeroingByte, KEY, zeroing_of),
         (Encoding::Wdl2, key, zeroing_of),
     ] {
-        let single = written(&dir.0, "a", encoding, key, outcome, &[], &[0]);
+        let single = written(&dir, "a", encoding, key, outcome, &[], &[0]);
         // Whole, in uneven blocks, and (two bits) a block ending inside a byte that single
         // pushes finish, then blocks again from the next byte.
         for (cuts, singles) in [
@@ -196,7 +179,7 @@ fn blocks_write_what_single_pushes_write() {
             (vec![1000, 4000, 4004, 77_776], vec![]),
             (vec![1001, 1004, 5000], vec![1]),
         ] {
-            let blocks = written(&dir.0, "b", encoding, key, outcome, &cuts, &singles);
+            let blocks = written(&dir, "b", encoding, key, outcome, &cuts, &singles);
             assert!(
                 single == blocks,
                 "{encoding:?} cut at {cuts:?}: files differ"
@@ -207,9 +190,9 @@ fn blocks_write_what_single_pushes_write() {
 
 #[test]
 fn blocks_out_of_place_or_unencodable_are_refused() {
-    let dir = TempDir::new("blocks-refused");
+    let dir = scratch("blocks-refused");
     let rules = Rules::nine();
-    let path = dir.0.join("t.mdb");
+    let path = dir.join("t.mdb");
     let mut w = Writer::create(&path, rules, KEY).unwrap();
     // Pushes `block`, which must be refused with an error that says `why`.
     let mut refused = |block: EncodedBlock, why: &str| {
@@ -252,7 +235,7 @@ fn blocks_out_of_place_or_unencodable_are_refused() {
 
 #[test]
 fn raw_entries_with_explicit_overflow() {
-    let dir = TempDir::new("raw");
+    let dir = scratch("raw");
     let rules = Rules::nine();
     let n = slots(rules.board(), KEY) as usize;
     let mut entries: Vec<u8> = (0..n)
@@ -267,7 +250,7 @@ fn raw_entries_with_explicit_overflow() {
         .filter(|&i| entries[i as usize] == 255)
         .map(|i| (i, outcome_of(i).plies().unwrap() as u16))
         .collect();
-    let path = dir.0.join(file_name(&rules, Metric::Plain, KEY));
+    let path = dir.join(file_name(&rules, Metric::Plain, KEY));
     write_table(&path, rules, KEY, &entries, &overflow).unwrap();
     let t = Table::open(&path, rules, KEY).unwrap();
     assert_eq!(t.entries(), &entries[..]);
@@ -278,34 +261,34 @@ fn raw_entries_with_explicit_overflow() {
     entries[1] = 255;
     let err = write_table(&path, rules, KEY, &entries, &overflow).unwrap_err();
     assert!(matches!(err, DbError::InvalidData { .. }), "{err}");
-    assert_eq!(fs::read_dir(&dir.0).unwrap().count(), 0);
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
 }
 
 #[test]
 fn writer_dropped_before_finish_leaves_nothing() {
-    let dir = TempDir::new("dropped");
+    let dir = scratch("dropped");
     let rules = Rules::nine();
-    let path = dir.0.join(file_name(&rules, Metric::Plain, KEY));
+    let path = dir.join(file_name(&rules, Metric::Plain, KEY));
     {
         let mut w = Writer::create(&path, rules, KEY).unwrap();
         w.push_raw(&[1, 2, 3]).unwrap();
-        assert!(dir.0.join("nine-3-3-0-0.mdb.tmp").exists());
+        assert!(dir.join("nine-3-3-0-0.mdb.tmp").exists());
     }
     assert!(!path.exists());
-    assert_eq!(fs::read_dir(&dir.0).unwrap().count(), 0);
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
 
     // Too few entries: finish refuses, and nothing is left either.
     let mut w = Writer::create(&path, rules, KEY).unwrap();
     w.push_raw(&[1, 2, 3]).unwrap();
     let err = w.finish().unwrap_err();
     assert!(matches!(err, DbError::InvalidData { .. }), "{err}");
-    assert_eq!(fs::read_dir(&dir.0).unwrap().count(), 0);
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 0);
 }
 
 /// Writes the sample, damages it with `damage`, and returns the error of opening it.
 fn open_damaged(name: &str, damage: impl FnOnce(&mut Vec<u8>)) -> DbError {
-    let dir = TempDir::new(name);
-    let path = write_sample(&dir.0);
+    let dir = scratch(name);
+    let path = write_sample(&dir);
     let mut bytes = fs::read(&path).unwrap();
     damage(&mut bytes);
     fs::write(&path, &bytes).unwrap();
@@ -389,8 +372,8 @@ fn wrong_header_fields() {
 
 #[test]
 fn opened_with_other_expectations() {
-    let dir = TempDir::new("expectations");
-    let path = write_sample(&dir.0);
+    let dir = scratch("expectations");
+    let path = write_sample(&dir);
     let no_flying = Rules {
         flying: false,
         ..Rules::nine()
@@ -410,7 +393,7 @@ fn opened_with_other_expectations() {
         err.to_string().contains("holds key 3-3-0-0, not 4-3-0-0"),
         "{err}"
     );
-    let err = Table::open(dir.0.join("missing.mdb"), Rules::nine(), KEY)
+    let err = Table::open(dir.join("missing.mdb"), Rules::nine(), KEY)
         .err()
         .unwrap();
     assert!(matches!(err, DbError::Io { .. }), "{err}");
@@ -418,8 +401,8 @@ fn opened_with_other_expectations() {
 
 #[test]
 fn checksum_check_can_be_skipped() {
-    let dir = TempDir::new("skip-checksum");
-    let path = write_sample(&dir.0);
+    let dir = scratch("skip-checksum");
+    let path = write_sample(&dir);
     let mut bytes = fs::read(&path).unwrap();
     bytes[HEADER_LEN + 5] ^= 1;
     fs::write(&path, &bytes).unwrap();
@@ -430,10 +413,10 @@ fn checksum_check_can_be_skipped() {
 
 #[test]
 fn info_flags_damaged_files() {
-    let dir = TempDir::new("info");
-    let good = write_sample(&dir.0);
+    let dir = scratch("info");
+    let good = write_sample(&dir);
     let copy = |name: &str| {
-        let p = dir.0.join(name);
+        let p = dir.join(name);
         fs::copy(&good, &p).unwrap();
         p
     };
@@ -442,10 +425,10 @@ fn info_flags_damaged_files() {
     let mut bytes = fs::read(&damaged).unwrap();
     bytes.truncate(bytes.len() - 3);
     fs::write(&damaged, bytes).unwrap();
-    fs::write(dir.0.join("nine-5-3-0-0.mdb.tmp"), b"partial").unwrap();
-    fs::write(dir.0.join("notes.txt"), b"ignored").unwrap();
+    fs::write(dir.join("nine-5-3-0-0.mdb.tmp"), b"partial").unwrap();
+    fs::write(dir.join("notes.txt"), b"ignored").unwrap();
 
-    let infos = inspect(&dir.0, Checks::default()).unwrap();
+    let infos = inspect(&dir, Checks::default()).unwrap();
     assert_eq!(infos.len(), 4);
     let by_name = |n: &str| infos.iter().find(|i| i.path.ends_with(n)).unwrap();
     assert!(by_name("nine-3-3-0-0.mdb").is_ok());

@@ -13,7 +13,7 @@ use morris_tablebase::tablebase::Tablebase;
 use std::path::PathBuf;
 
 fn server() -> (Running, PathBuf) {
-    let dir = built(&[(three_stones(), Metric::Plain)]);
+    let dir = built("analyze", &[(three_stones(), Metric::Plain)]);
     (spawn(serve_args(&dir, 1_000_000, false)).unwrap(), dir)
 }
 

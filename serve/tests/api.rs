@@ -25,12 +25,15 @@ const N: u16 = 8;
 fn db() -> &'static Path {
     static DB: OnceLock<PathBuf> = OnceLock::new();
     DB.get_or_init(|| {
-        built(&[
-            (three_stones(), Metric::Plain),
-            (three_stones(), Metric::NoCapture(N)),
-            (twelve_three(), Metric::Plain),
-            (Rules::standard(Game::Three), Metric::Plain),
-        ])
+        built(
+            "api",
+            &[
+                (three_stones(), Metric::Plain),
+                (three_stones(), Metric::NoCapture(N)),
+                (twelve_three(), Metric::Plain),
+                (Rules::standard(Game::Three), Metric::Plain),
+            ],
+        )
     })
 }
 

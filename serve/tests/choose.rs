@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 #[test]
 fn choose_plays_the_players_of_the_library() {
-    let dir = built(&[(three_stones(), Metric::Plain)]);
+    let dir = built("choose", &[(three_stones(), Metric::Plain)]);
     let srv = spawn(serve_args(&dir, 1_000_000, false)).unwrap();
     let rules = three_stones();
     let tb = Tablebase::open(&dir, rules).unwrap();

@@ -94,10 +94,7 @@ mod tests {
 
     #[test]
     fn passed_checks_survive_a_reopen_and_a_cut_line() {
-        let dir = std::env::temp_dir().join(format!("morris-journal-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("j");
-        let _ = std::fs::remove_file(&path);
+        let path = morris_testdirs::scratch("journal").join("j");
         let mut j = Journal::open(&path).unwrap();
         assert!(!j.passed("verify 3-3", "01"));
         j.record("verify 3-3", "01").unwrap();

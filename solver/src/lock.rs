@@ -280,16 +280,9 @@ fn try_lock(_file: &File, _mode: Mode) -> io::Result<bool> {
 mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("morris-lock-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
-
     #[test]
     fn second_writer_is_refused_and_named_then_admitted_after_release() {
-        let dir = scratch("second");
+        let dir = morris_testdirs::scratch("lock-second");
         let first = DirLock::acquire(&dir, "morris solve --db x").unwrap();
         // A second open file description conflicts even within one process.
         let err = DirLock::acquire(&dir, "other").unwrap_err();
@@ -318,7 +311,7 @@ mod tests {
     /// solve, they are refused.
     #[test]
     fn unit_jobs_share_the_directory_but_not_an_output() {
-        let dir = scratch("units");
+        let dir = morris_testdirs::scratch("lock-units");
         let a = UnitLock::acquire(&dir, "k.mdb.part-0-10", "job a").unwrap();
         let b = UnitLock::acquire(&dir, "k.mdb.part-10-20", "job b").unwrap();
         match UnitLock::acquire(&dir, "k.mdb.part-0-10", "job c").unwrap_err() {
@@ -335,7 +328,7 @@ mod tests {
 
     #[test]
     fn a_record_left_by_a_dead_process_does_not_block() {
-        let dir = scratch("stale");
+        let dir = morris_testdirs::scratch("lock-stale");
         // What a SIGKILLed holder leaves: its record, but no lock (the kernel dropped it).
         std::fs::write(dir.join(LOCK_FILE), "999999999\nmorris solve\n").unwrap();
         let lock = DirLock::acquire(&dir, "new").unwrap();

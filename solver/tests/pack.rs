@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{job, nine_with, scratch, solve_keys};
+use common::{job, nine_with, solve_keys};
 use morris_db::format::{Checks, DbError, Metric};
 use morris_db::{Index, Key, Outcome, Value};
 use morris_engine::{Color, Game, Position, Rules};
@@ -18,6 +18,7 @@ use morris_tablebase::packed::{is_searched, PackedSet};
 use morris_tablebase::store::Store;
 use morris_tablebase::tablebase::{ProbeError, Tablebase};
 use morris_tablebase::{Found, Lookup};
+use morris_testdirs::scratch;
 use std::path::Path;
 
 /// Solves a reduced game into `dir` and packs it into `out` (small blocks, so that keys

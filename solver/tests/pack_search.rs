@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{job, nine_with, scratch, solve_keys};
+use common::{job, nine_with, solve_keys};
 use morris_db::format::{Checks, Metric};
 use morris_db::{Key, Outcome, Value};
 use morris_engine::{Color, Position, Rules};
@@ -15,6 +15,7 @@ use morris_solver::pack::{pack_key, PackOptions};
 use morris_tablebase::packed::{is_searched, search, PackedSet, Symbol};
 use morris_tablebase::store::Store;
 use morris_tablebase::{key_of, lost_already};
+use morris_testdirs::scratch;
 use rayon::prelude::*;
 
 /// The reader as it was: the full minimax over every move, searched children searched in

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{job, scratch};
+use common::job;
 use morris_db::format::Metric;
 use morris_db::plan::{KeyGraph, UnitKind};
 use morris_db::slots;
@@ -13,6 +13,7 @@ use morris_solver::progress::Silent;
 use morris_solver::solve::unit::{check, is_done, solve_unit, Part};
 use morris_solver::solve::{solve, Step};
 use morris_tablebase::store::Store;
+use morris_testdirs::scratch;
 use std::path::Path;
 
 fn copy_all(from: &Path, to: &Path) {

@@ -3,12 +3,13 @@
 
 mod common;
 
-use common::{job, nine_with, scratch};
+use common::{job, nine_with};
 use morris_db::format::{Checks, DbError};
 use morris_db::Key;
 use morris_solver::progress::Silent;
 use morris_solver::solve::solve;
 use morris_tablebase::store::Store;
+use morris_testdirs::scratch;
 
 #[test]
 fn a_replaced_table_is_hashed_again() {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{job, nine_with, scratch};
+use common::{job, nine_with};
 use morris_db::format::Metric;
 use morris_db::{Outcome, Value};
 use morris_engine::{legal_moves, Position, Rules};
@@ -13,6 +13,7 @@ use morris_solver::solve::solve;
 use morris_tablebase::store::Store;
 use morris_tablebase::tablebase::{ProbeError, Tablebase};
 use morris_tablebase::{Found, Lookup};
+use morris_testdirs::scratch;
 use proptest::prelude::*;
 
 /// Builds the whole 3-stone game on disk, plain and under the rule with N = 8.

@@ -1,5 +1,5 @@
-//! Helpers shared by the binary's test files: running `morris`, scratch directories and games
-//! solved into them, the contents of a database directory, the JSON a command prints, and
+//! Helpers shared by the binary's test files: running `morris`, games solved into scratch
+//! directories, the contents of a database directory, the JSON a command prints, and
 //! the assertions every file makes on answers and on failures.
 
 // Each test file uses its own subset.
@@ -99,17 +99,9 @@ pub fn solve(dir: &Path, args: &[&str]) -> Output {
 
 /// A fresh directory with a game solved into it (`morris solve` with `args`).
 pub fn solved(name: &str, args: &[&str]) -> PathBuf {
-    let dir = scratch(name);
+    let dir = morris_testdirs::scratch(name);
     solve(&dir, args);
     dir
-}
-
-/// A fresh, empty directory for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("morris-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 /// The files of a database directory with their contents, sorted by name. The write lock's

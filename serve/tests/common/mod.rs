@@ -24,12 +24,10 @@ pub fn three_stones() -> Rules {
     }
 }
 
-/// A fresh directory (one a test process) with the whole games of `sets` (their rules and the
-/// metric of their tables) solved into it.
-pub fn built(sets: &[(Rules, Metric)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morris-serve-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh directory (`name` tells the tests of a file apart) with the whole games of `sets`
+/// (their rules and the metric of their tables) solved into it.
+pub fn built(name: &str, sets: &[(Rules, Metric)]) -> PathBuf {
+    let dir = morris_testdirs::scratch(name);
     for &(rules, metric) in sets {
         let job = Job {
             max_stones: rules.stones,

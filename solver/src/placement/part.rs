@@ -189,8 +189,7 @@ mod tests {
 
     #[test]
     fn a_damaged_part_is_refused() {
-        let dir = std::env::temp_dir().join(format!("morris-part-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = morris_testdirs::scratch("part");
         let table = dir.join("t.mdb");
         let key = Key::new(1, 2, 3, 4);
         let codes = [1u16, 2, 3, 400];

@@ -1,5 +1,5 @@
-//! Helpers shared by the solver's test files: scratch directories, reduced games and the jobs
-//! that solve them, and a solution with stored outcomes replaced.
+//! Helpers shared by the solver's test files: reduced games and the jobs that solve them, and
+//! a solution with stored outcomes replaced.
 
 // Each test file uses its own subset.
 #![allow(dead_code)]
@@ -11,16 +11,6 @@ use morris_solver::solution::Solution;
 use morris_solver::solve::{solve, steps, Job};
 use morris_tablebase::store::Store;
 use morris_tablebase::{Located, Lookup};
-use std::path::PathBuf;
-
-/// A fresh, empty directory for one test (`name` tells the tests of a file apart, the process
-/// id the files).
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("morris-solver-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Nine Men's Morris with `stones` a side.
 pub fn nine_with(stones: u8) -> Rules {

@@ -72,8 +72,7 @@ mod tests {
 
     #[test]
     fn a_replaced_or_rewritten_file_is_not_known() {
-        let dir = std::env::temp_dir().join(format!("morris-checked-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = morris_testdirs::scratch("known-files");
         let path = dir.join("t");
         std::fs::write(&path, b"one").unwrap();
         let key = Key::new(3, 3, 0, 0);
