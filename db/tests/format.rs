@@ -35,6 +35,24 @@ fn write_sample(dir: &Path) -> PathBuf {
     path
 }
 
+/// Every slot of `t` read in bulk ([`Table::decoder`]), in runs of several lengths, against
+/// [`Table::outcome`] one slot at a time.
+fn decoder_agrees(t: &Table) {
+    let d = t.decoder();
+    for run in [1, 7, 1000] {
+        let mut start = 0;
+        while start < t.len() {
+            let end = (start + run).min(t.len());
+            let mut got = vec![None; (end - start) as usize];
+            d.outcomes(start..end, &mut got);
+            for (slot, o) in (start..end).zip(got) {
+                assert_eq!(o, Some(t.outcome(slot)), "slot {slot}, runs of {run}");
+            }
+            start = end;
+        }
+    }
+}
+
 #[test]
 fn round_trip_with_overflow() {
     let dir = scratch("round-trip");
@@ -49,6 +67,7 @@ fn round_trip_with_overflow() {
     }
     assert_eq!(t.outcome(7).value(), Value::Loss);
     assert_eq!(t.outcome(13).plies(), Some(65_535));
+    decoder_agrees(&t);
     assert_eq!(fs::metadata(&path).unwrap().len(), t.header().file_len());
     // No temporary file left behind.
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
@@ -81,6 +100,7 @@ fn rule_tables_round_trip_and_are_told_apart() {
     for i in 0..n {
         assert_eq!(t.outcome(i), zeroing_of(i), "slot {i}");
     }
+    decoder_agrees(&t);
     // Opened as the plain table, or under another limit: refused.
     for other in [Metric::Plain, Metric::NoCapture(100)] {
         let err = Table::open_with(&path, rules, other, KEY, Checks::default()).unwrap_err();
@@ -107,6 +127,7 @@ fn rule_tables_round_trip_and_are_told_apart() {
         };
         assert_eq!(t.outcome(i), want, "slot {i}");
     }
+    decoder_agrees(&t);
     // A pattern no writer makes is caught by the full check, the checksum patched to match.
     let mut bytes = fs::read(&path).unwrap();
     bytes[HEADER_LEN] |= 3;

@@ -19,5 +19,5 @@ pub use header::{
     decode_common, decode_rules, describe_metric, describe_rules, encode_common, encode_rules,
     file_name, Encoding, Header, Metric, HEADER_LEN, MAGIC, VERSION,
 };
-pub use table::{check_identity, check_key, map_read_only, Checks, Table};
+pub use table::{check_identity, check_key, map_read_only, Checks, Decoder, Table};
 pub use writer::{write_table, EncodedBlock, Writer};

@@ -73,6 +73,37 @@ impl core::ops::Deref for Bytes {
     }
 }
 
+/// A table's slots read in bulk ([`Table::decoder`]); the same outcomes as [`Table::outcome`].
+pub struct Decoder<'a> {
+    table: &'a Table,
+    bytes: &'a [u8],
+    wdl2: bool,
+    /// By byte: its outcome, `None` for the overflow mark (and every byte of the two-bit
+    /// encoding, which is read through the table).
+    inline: [Option<Outcome>; 256],
+}
+
+impl Decoder<'_> {
+    /// The outcomes of the slots `run`, into `out` (as long as the run).
+    #[inline]
+    pub fn outcomes(&self, run: core::ops::Range<u64>, out: &mut [Option<Outcome>]) {
+        assert_eq!(out.len() as u64, run.end - run.start, "one outcome a slot");
+        if self.wdl2 {
+            for (o, slot) in out.iter_mut().zip(run) {
+                *o = Some(self.table.outcome(slot));
+            }
+            return;
+        }
+        let bytes = &self.bytes[run.start as usize..run.end as usize];
+        for ((o, &b), slot) in out.iter_mut().zip(bytes).zip(run) {
+            *o = Some(match self.inline[b as usize] {
+                Some(outcome) => outcome,
+                None => self.table.outcome(slot),
+            });
+        }
+    }
+}
+
 /// What to check when opening.
 #[derive(Copy, Clone, Debug)]
 pub struct Checks {
@@ -325,6 +356,25 @@ impl Table {
             None => self
                 .overflow_record(slot)
                 .map_or(Outcome::Draw, |r| Entry::decode_overflow(encoding, r)),
+        }
+    }
+
+    /// A reader of many slots: [`Table::outcome`] finds the entries' bytes and matches on the
+    /// encoding and the byte for every slot, a third of `morris pack`'s instructions; the
+    /// decoder finds the bytes once and decodes a byte by one look-up in a table of the 256.
+    pub fn decoder(&self) -> Decoder<'_> {
+        let encoding = self.header.encoding;
+        let mut inline = [None; 256];
+        if encoding != Encoding::Wdl2 {
+            for (b, o) in inline.iter_mut().enumerate() {
+                *o = Entry(b as u8).decode(encoding);
+            }
+        }
+        Decoder {
+            table: self,
+            bytes: self.entries(),
+            wdl2: encoding == Encoding::Wdl2,
+            inline,
         }
     }
 

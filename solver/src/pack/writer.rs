@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use morris_db::format::{DbError, Metric, Table};
+use morris_db::format::{DbError, Decoder, Metric};
 use morris_db::{Index, Key, Outcome, Value};
 use morris_engine::Rules;
 use morris_packed::{compress, packed_file_name, Block, Kind, Layout, PackWriter, PackedTable};
@@ -79,6 +79,7 @@ pub fn pack_key(
     }
     let level = options.level.clamp(1, 22);
     let n = index.size();
+    let decoder = table.decoder();
     let mut written = Vec::new();
     for &kind in &options.kinds {
         let path = out.join(packed_file_name(rules, metric, key, kind));
@@ -98,7 +99,7 @@ pub fn pack_key(
             let frames: Vec<Vec<u8>> = (group..(group + GROUP).min(blocks))
                 .into_par_iter()
                 .map(|b| {
-                    let slots = read_block(table, index, b * per..((b + 1) * per).min(n));
+                    let slots = read_block(&decoder, index, b * per..((b + 1) * per).min(n));
                     match kind {
                         Kind::Wdl => frame::<Value>(&slots, level),
                         Kind::Distance => frame::<Outcome>(&slots, level),
@@ -120,12 +121,15 @@ pub fn pack_key(
 
 /// The outcomes of the slots of `range` (`None` for a hole), read from `table` a run of
 /// slots at a time: neither a position nor a lookup's call a slot.
-fn read_block(table: &Table, index: &Index, range: core::ops::Range<u64>) -> Vec<Option<Outcome>> {
+fn read_block(
+    table: &Decoder,
+    index: &Index,
+    range: core::ops::Range<u64>,
+) -> Vec<Option<Outcome>> {
     let mut slots = vec![None; (range.end - range.start) as usize];
     index.for_each_class_run(range.clone(), |run| {
-        for slot in run {
-            slots[(slot - range.start) as usize] = Some(table.outcome(slot));
-        }
+        let at = (run.start - range.start) as usize..(run.end - range.start) as usize;
+        table.outcomes(run, &mut slots[at]);
     });
     slots
 }
