@@ -6,7 +6,7 @@
 mod common;
 
 use common::{job, nine_with, solve_keys};
-use morris_db::format::{Checks, DbError, Metric};
+use morris_db::format::{Checks, DbError, Entry, Metric, HEADER_LEN};
 use morris_db::{Index, Key, Outcome, Value};
 use morris_engine::{Color, Game, Position, Rules};
 use morris_packed::{packed_file_name, Kind, PackedTable};
@@ -359,6 +359,39 @@ fn verify_reports_a_position_that_differs() {
     assert_eq!((v.mismatches, o.mismatches), (1, 1), "{v:?} {o:?}");
     let stored_every = verify_key(&rules, stored, &store, sets, Searched::Sample).unwrap();
     assert_eq!(stored_every[1].checked, every_checked(&rules, stored));
+}
+
+/// The check reads a store's table straight from its bytes (not through the lookup's calls):
+/// a byte of the raw table changed after packing is found, at its slot.
+#[test]
+fn verify_reads_the_raw_tables_bytes() {
+    let (dir, out) = (scratch("dbb"), scratch("pb"));
+    let keys = solve_and_pack(&dir, &out, 4, false, Metric::Plain);
+    let rules = nine_with(4);
+    let key = *keys.last().unwrap();
+    let path = Store::new(&dir, rules).path(key);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let index = Index::new(rules.board(), key);
+    let slot = (500..index.size())
+        .find(|&s| !index.is_hole(s) && bytes[HEADER_LEN + s as usize] != Entry::OVERFLOW.0)
+        .unwrap();
+    let byte = &mut bytes[HEADER_LEN + slot as usize];
+    *byte = if *byte == 1 { 2 } else { 1 };
+    std::fs::write(&path, &bytes).unwrap();
+    // Opened without the checksum, which the change broke.
+    let store = Store::new(&dir, rules);
+    for k in &keys {
+        store.open(*k, Checks { checksum: false }).unwrap();
+    }
+    let set: PackedSet<Outcome> = PackedSet::new(&out, rules, Metric::Plain);
+    let values: PackedSet<Value> = PackedSet::new(&out, rules, Metric::Plain);
+    let sets = Sets {
+        values: Some(&values),
+        outcomes: Some(&set),
+    };
+    let [_, o] = verify_key(&rules, key, &store, sets, Searched::Every).unwrap();
+    assert_eq!(o.mismatches, 1, "{o:?}");
+    assert_eq!(o.first.map(|f| f.0), Some(slot));
 }
 
 /// The positions (non-hole slots) of `key`.

@@ -28,7 +28,7 @@ use memmap2::Mmap;
 use morris_engine::Rules;
 use xxhash_rust::xxh3::xxh3_64;
 
-use super::entry::{wdl2, Entry};
+use super::entry::{wdl2, ByteOutcomes, Entry};
 use super::error::DbError;
 use super::header::{Encoding, Header, Metric, HEADER_LEN, OVERFLOW_RECORD};
 use crate::huge::HugeTable;
@@ -77,10 +77,8 @@ impl core::ops::Deref for Bytes {
 pub struct Decoder<'a> {
     table: &'a Table,
     bytes: &'a [u8],
-    wdl2: bool,
-    /// By byte: its outcome, `None` for the overflow mark (and every byte of the two-bit
-    /// encoding, which is read through the table).
-    inline: [Option<Outcome>; 256],
+    /// `None` for the two-bit encoding, read through the table.
+    outcomes: Option<ByteOutcomes>,
 }
 
 impl Decoder<'_> {
@@ -88,15 +86,15 @@ impl Decoder<'_> {
     #[inline]
     pub fn outcomes(&self, run: core::ops::Range<u64>, out: &mut [Option<Outcome>]) {
         assert_eq!(out.len() as u64, run.end - run.start, "one outcome a slot");
-        if self.wdl2 {
+        let Some(outcomes) = &self.outcomes else {
             for (o, slot) in out.iter_mut().zip(run) {
                 *o = Some(self.table.outcome(slot));
             }
             return;
-        }
+        };
         let bytes = &self.bytes[run.start as usize..run.end as usize];
         for ((o, &b), slot) in out.iter_mut().zip(bytes).zip(run) {
-            *o = Some(match self.inline[b as usize] {
+            *o = Some(match outcomes.get(b) {
                 Some(outcome) => outcome,
                 None => self.table.outcome(slot),
             });
@@ -360,21 +358,13 @@ impl Table {
     }
 
     /// A reader of many slots: [`Table::outcome`] finds the entries' bytes and matches on the
-    /// encoding and the byte for every slot, a third of `morris pack`'s instructions; the
-    /// decoder finds the bytes once and decodes a byte by one look-up in a table of the 256.
+    /// encoding and the byte for every slot; the decoder finds the bytes once and decodes a
+    /// byte by one look-up ([`ByteOutcomes`]).
     pub fn decoder(&self) -> Decoder<'_> {
-        let encoding = self.header.encoding;
-        let mut inline = [None; 256];
-        if encoding != Encoding::Wdl2 {
-            for (b, o) in inline.iter_mut().enumerate() {
-                *o = Entry(b as u8).decode(encoding);
-            }
-        }
         Decoder {
             table: self,
             bytes: self.entries(),
-            wdl2: encoding == Encoding::Wdl2,
-            inline,
+            outcomes: ByteOutcomes::of(self.header.encoding),
         }
     }
 

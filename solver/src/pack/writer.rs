@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use morris_db::format::{DbError, Decoder, Metric};
+use morris_db::format::{ByteOutcomes, DbError, Decoder, Metric};
 use morris_db::{Index, Key, Outcome, Value};
 use morris_engine::Rules;
 use morris_packed::{compress, packed_file_name, Block, Kind, Layout, PackWriter, PackedTable};
@@ -16,7 +16,7 @@ use morris_tablebase::packed::is_searched;
 use morris_tablebase::packed::PackedSet;
 use morris_tablebase::packed::Symbol;
 use morris_tablebase::store::Store;
-use morris_tablebase::Lookup;
+use morris_tablebase::{Entries, Lookup};
 
 /// How to pack.
 #[derive(Clone, Debug)]
@@ -187,7 +187,9 @@ const CHUNK: u64 = 1 << 16;
 /// probes at random, and its look-up per slot took most of a scan's time.
 struct Scan<'t> {
     table: &'t PackedTable,
-    block: Option<(u64, Block)>,
+    /// The block decoded last and its slots: a slot inside needs no division to find its
+    /// block (a 64-bit division a slot was the scan's largest cost after the reads).
+    block: Option<(core::ops::Range<u64>, Block)>,
 }
 
 impl<'t> Scan<'t> {
@@ -197,11 +199,14 @@ impl<'t> Scan<'t> {
 
     #[inline]
     fn get<T: Symbol>(&mut self, slot: u64) -> Result<T, DbError> {
+        if let Some((slots, block)) = &self.block {
+            if slots.contains(&slot) {
+                return Ok(T::in_block(block, (slot - slots.start) as usize));
+            }
+        }
         let (b, i) = self.table.block_of(slot);
-        let block = match &self.block {
-            Some((at, block)) if *at == b => block,
-            _ => &self.block.insert((b, self.table.decode_block(b)?)).1,
-        };
+        let block = self.table.decode_block(b)?;
+        let (_, block) = self.block.insert((self.table.block_slots(b), block));
         Ok(T::in_block(block, i))
     }
 }
@@ -286,6 +291,20 @@ pub fn verify_key(
     } else {
         Targets::default()
     };
+    // The table's values, decoded straight from the bytes where the lookup lends them as
+    // stored (a store's tables): a call of the lookup to locate a slot and one to read it were
+    // a third of the check's instructions. An overflow mark, and a lookup that lends nothing
+    // or reads its bytes another way, go through the lookup.
+    let direct = src
+        .entries_of(key)
+        .filter(|e| core::ptr::eq(e.after, Entries::stored(e.bytes, e.encoding).after))
+        .and_then(|e| Some((e.bytes, ByteOutcomes::of(e.encoding)?)));
+    let expected = |slot: u64| {
+        direct
+            .as_ref()
+            .and_then(|(bytes, outcomes)| outcomes.get(bytes[slot as usize]))
+            .unwrap_or_else(|| src.read(src.probe_slot(key, slot)))
+    };
     let parts: Vec<[Verified; 2]> = (0..index.size().div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
@@ -300,7 +319,7 @@ pub fn verify_key(
             }
             let mut scans = (tables.0.map(Scan::new), tables.1.map(Scan::new));
             let mut check = |slot: u64| -> Result<(), DbError> {
-                let expected = src.read(src.probe_slot(key, slot));
+                let expected = expected(slot);
                 let searched = searched
                     .get((slot - range.start) as usize)
                     .copied()
