@@ -361,17 +361,60 @@ fn verify_reports_a_position_that_differs() {
     assert_eq!(stored_every[1].checked, every_checked(&rules, stored));
 }
 
-/// The check reads a store's table straight from its bytes (not through the lookup's calls):
-/// a byte of the raw table changed after packing is found, at its slot.
+/// A store whose reads through calls are counted: the check reads the entries the store lends
+/// instead, and calls the lookup only for an overflow mark.
+struct Counted<'a>(&'a Store, std::sync::atomic::AtomicU64);
+
+impl Lookup for Counted<'_> {
+    fn probe(&self, pos: &morris_engine::Position) -> morris_tablebase::Located {
+        self.0.probe(pos)
+    }
+    fn read(&self, probe: morris_tablebase::Located) -> Outcome {
+        self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.0.read(probe)
+    }
+    fn index_of(&self, key: Key) -> Option<&Index> {
+        self.0.index_of(key)
+    }
+    fn entries_of(&self, key: Key) -> Option<morris_tablebase::Entries<'_>> {
+        self.0.entries_of(key)
+    }
+    fn probe_slot(&self, key: Key, slot: u64) -> morris_tablebase::Located {
+        self.0.probe_slot(key, slot)
+    }
+}
+
+/// The check reads the table from the entries the store lends, a call of the lookup only for
+/// an overflow mark; a byte of the raw table changed after packing is found at its slot.
 #[test]
-fn verify_reads_the_raw_tables_bytes() {
-    let (dir, out) = (scratch("dbb"), scratch("pb"));
+fn verify_reads_the_raw_tables_entries() {
+    let (dir, out) = (scratch("dbraw"), scratch("praw"));
     let keys = solve_and_pack(&dir, &out, 4, false, Metric::Plain);
     let rules = nine_with(4);
     let key = *keys.last().unwrap();
+    let set: PackedSet<Outcome> = PackedSet::new(&out, rules, Metric::Plain);
+    let values: PackedSet<Value> = PackedSet::new(&out, rules, Metric::Plain);
+    let sets = Sets {
+        values: Some(&values),
+        outcomes: Some(&set),
+    };
+    let index = Index::new(rules.board(), key);
     let path = Store::new(&dir, rules).path(key);
     let mut bytes = std::fs::read(&path).unwrap();
-    let index = Index::new(rules.board(), key);
+    let marks = (0..index.size())
+        .filter(|&s| !index.is_hole(s) && bytes[HEADER_LEN + s as usize] == Entry::OVERFLOW.0)
+        .count() as u64;
+    let store = Store::new(&dir, rules);
+    store.open(key, Checks::default()).unwrap();
+    let counted = Counted(&store, Default::default());
+    let [v, o] = verify_key(&rules, key, &counted, sets, Searched::Every).unwrap();
+    assert_eq!((v.mismatches, o.mismatches), (0, 0));
+    assert_eq!(
+        counted.1.into_inner(),
+        2 * marks,
+        "a call only for an overflow mark"
+    );
+
     let slot = (500..index.size())
         .find(|&s| !index.is_hole(s) && bytes[HEADER_LEN + s as usize] != Entry::OVERFLOW.0)
         .unwrap();
@@ -380,15 +423,7 @@ fn verify_reads_the_raw_tables_bytes() {
     std::fs::write(&path, &bytes).unwrap();
     // Opened without the checksum, which the change broke.
     let store = Store::new(&dir, rules);
-    for k in &keys {
-        store.open(*k, Checks { checksum: false }).unwrap();
-    }
-    let set: PackedSet<Outcome> = PackedSet::new(&out, rules, Metric::Plain);
-    let values: PackedSet<Value> = PackedSet::new(&out, rules, Metric::Plain);
-    let sets = Sets {
-        values: Some(&values),
-        outcomes: Some(&set),
-    };
+    store.open(key, Checks { checksum: false }).unwrap();
     let [_, o] = verify_key(&rules, key, &store, sets, Searched::Every).unwrap();
     assert_eq!(o.mismatches, 1, "{o:?}");
     assert_eq!(o.first.map(|f| f.0), Some(slot));

@@ -92,11 +92,11 @@ impl Entry {
 /// slots: one look-up instead of [`Entry::decode`]'s matches, which a slot at a time were a
 /// third of `morris pack`'s instructions.
 #[derive(Clone)]
-pub struct ByteOutcomes([Option<Outcome>; 256]);
+pub(crate) struct ByteOutcomes([Option<Outcome>; 256]);
 
 impl ByteOutcomes {
     /// `None` for the two-bit encoding, whose bytes hold four slots.
-    pub fn of(encoding: Encoding) -> Option<ByteOutcomes> {
+    pub(crate) fn of(encoding: Encoding) -> Option<ByteOutcomes> {
         if encoding == Encoding::Wdl2 {
             return None;
         }
@@ -109,7 +109,7 @@ impl ByteOutcomes {
 
     /// The byte's outcome; `None` for the overflow mark (in the table's overflow records).
     #[inline]
-    pub fn get(&self, byte: u8) -> Option<Outcome> {
+    pub(crate) fn get(&self, byte: u8) -> Option<Outcome> {
         self.0[byte as usize]
     }
 }

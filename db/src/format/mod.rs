@@ -13,7 +13,7 @@ mod table;
 mod writer;
 
 pub use atomic::AtomicFile;
-pub use entry::{wdl2, ByteOutcomes, Entry};
+pub use entry::{wdl2, Entry};
 pub use error::DbError;
 pub use header::{
     decode_common, decode_rules, describe_metric, describe_rules, encode_common, encode_rules,

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use morris_db::format::{ByteOutcomes, DbError, Decoder, Metric};
+use morris_db::format::{DbError, Decoder, Metric};
 use morris_db::{Index, Key, Outcome, Value};
 use morris_engine::Rules;
 use morris_packed::{compress, packed_file_name, Block, Kind, Layout, PackWriter, PackedTable};
@@ -16,7 +16,7 @@ use morris_tablebase::packed::is_searched;
 use morris_tablebase::packed::PackedSet;
 use morris_tablebase::packed::Symbol;
 use morris_tablebase::store::Store;
-use morris_tablebase::{Entries, Lookup};
+use morris_tablebase::Lookup;
 
 /// How to pack.
 #[derive(Clone, Debug)]
@@ -119,17 +119,17 @@ pub fn pack_key(
     Ok(written)
 }
 
-/// The outcomes of the slots of `range` (`None` for a hole), read from `table` a run of
+/// The outcomes of the slots of `range` (`None` for a hole), read from a table a run of
 /// slots at a time: neither a position nor a lookup's call a slot.
 fn read_block(
-    table: &Decoder,
+    decoder: &Decoder,
     index: &Index,
     range: core::ops::Range<u64>,
 ) -> Vec<Option<Outcome>> {
     let mut slots = vec![None; (range.end - range.start) as usize];
     index.for_each_class_run(range.clone(), |run| {
         let at = (run.start - range.start) as usize..(run.end - range.start) as usize;
-        table.outcomes(run, &mut slots[at]);
+        decoder.outcomes(run, &mut slots[at]);
     });
     slots
 }
@@ -291,18 +291,14 @@ pub fn verify_key(
     } else {
         Targets::default()
     };
-    // The table's values, decoded straight from the bytes where the lookup lends them as
-    // stored (a store's tables): a call of the lookup to locate a slot and one to read it were
-    // a third of the check's instructions. An overflow mark, and a lookup that lends nothing
-    // or reads its bytes another way, go through the lookup.
-    let direct = src
-        .entries_of(key)
-        .filter(|e| core::ptr::eq(e.after, Entries::stored(e.bytes, e.encoding).after))
-        .and_then(|e| Some((e.bytes, ByteOutcomes::of(e.encoding)?)));
+    // The table's values, decoded from the entries where the lookup lends them, as it reads
+    // them: a call of the lookup to locate a slot and one to read it were a third of the
+    // check's instructions. An overflow mark, and a lookup that lends nothing, go through the
+    // lookup.
+    let entries = src.entries_of(key);
     let expected = |slot: u64| {
-        direct
-            .as_ref()
-            .and_then(|(bytes, outcomes)| outcomes.get(bytes[slot as usize]))
+        entries
+            .and_then(|e| e.outcome(slot))
             .unwrap_or_else(|| src.read(src.probe_slot(key, slot)))
     };
     let parts: Vec<[Verified; 2]> = (0..index.size().div_ceil(CHUNK))
