@@ -35,8 +35,8 @@ fn write_sample(dir: &Path) -> PathBuf {
     path
 }
 
-/// Every slot of `t` read in bulk ([`Table::decoder`]), in runs of several lengths, against
-/// [`Table::outcome`] one slot at a time.
+/// Every slot of `t` read through its [`Table::decoder`], in runs of several lengths and
+/// alone, against [`Table::outcome`].
 fn decoder_agrees(t: &Table) {
     let d = t.decoder();
     for run in [1, 7, 1000] {
@@ -47,6 +47,7 @@ fn decoder_agrees(t: &Table) {
             d.outcomes(start..end, &mut got);
             for (slot, o) in (start..end).zip(got) {
                 assert_eq!(o, Some(t.outcome(slot)), "slot {slot}, runs of {run}");
+                assert_eq!(d.outcome(slot), t.outcome(slot), "slot {slot} alone");
             }
             start = end;
         }

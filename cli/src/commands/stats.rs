@@ -38,11 +38,12 @@ pub fn run(args: Args) -> Result<(), Failure> {
     for key in keys {
         open_all(&plain, &[key], max, false)?;
         let (index, table) = plain.table(key).expect("opened");
+        let table = table.decoder();
         let s = match &mut rule {
             None => key_stats(index, |i| table.outcome(i).code()),
             Some((n, store)) => {
                 open_all(store, &[key], max, false)?;
-                let (_, rt) = store.table(key).expect("opened");
+                let rt = store.table(key).expect("opened").1.decoder();
                 rule_key_stats(index, *n, |i| table.outcome(i), |i| rt.outcome(i))
             }
         };

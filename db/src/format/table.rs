@@ -82,6 +82,15 @@ pub struct Decoder<'a> {
 }
 
 impl Decoder<'_> {
+    /// The outcome of `slot`.
+    #[inline]
+    pub fn outcome(&self, slot: u64) -> Outcome {
+        self.outcomes
+            .as_ref()
+            .and_then(|outcomes| outcomes.get(self.bytes[slot as usize]))
+            .unwrap_or_else(|| self.table.outcome(slot))
+    }
+
     /// The outcomes of the slots `run`, into `out` (as long as the run).
     #[inline]
     pub fn outcomes(&self, run: core::ops::Range<u64>, out: &mut [Option<Outcome>]) {
