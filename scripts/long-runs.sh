@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every run of hours, chained in the order they read each other, for a machine kept between
-# sessions:
+# Every run of hours, chained in the order they read each other, for a machine whose disk is
+# kept from one run to the next:
 #   1. the Nine game without flying, plain and at N = 50 (scripts/solve-seeds.sh, sets
 #      noflying and nofly-nc50, every set's figures before the packing): the raw no-flying
 #      tables are deleted once both are packed;
@@ -18,7 +18,7 @@
 #   MORRIS_ROOT=/big/disk bash scripts/long-runs.sh
 #   KEEP_RAW=1 bash scripts/long-runs.sh     # keep the raw plain Nine tables (25.5 GiB more)
 #   LASKER=1 bash scripts/long-runs.sh       # Lasker Morris whole after Twelve
-#   SKIP_NINE=1 bash scripts/long-runs.sh    # straight to Twelve: a machine without the Nine
+#   SKIP_NINE=1 bash scripts/long-runs.sh    # (any value) straight to Twelve: a machine without the Nine
 #                                   # sets, whose figures are in results/ already (the plain
 #                                   # set's raw tables are then neither needed nor deleted)
 #

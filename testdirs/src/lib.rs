@@ -39,6 +39,14 @@ pub fn scratch(name: &str) -> PathBuf {
     if let Err(e) = std::fs::create_dir_all(&dir) {
         panic!("cannot create the scratch directory {}: {e}", dir.display());
     }
+    // Shared by every user of the machine, as the temporary directory is: each may add its
+    // processes' directories, and only remove its own (the sticky bit). Only the owner can
+    // set it; for anyone else it is already set.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::fs::set_permissions(&root, std::fs::Permissions::from_mode(0o1777));
+    }
     dir
 }
 
