@@ -24,10 +24,22 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 import steptimes  # noqa: E402
 
 # The whole Nine solve on this machine's type (results/nine-full-solve-2026-12-05-d27cacb.log),
-# slots a second by phase: the yardstick for a layered game's throughput.
+# slots a second by phase: the yardstick for a layered game's throughput. Hosts of one type
+# have differed by 2x (results/speed-history.md), so the ratio names that run.
 NINE = {"moving": (9_074_932_579, 879.3), "placement": (18_291_062_339, 851.9)}
-# Each game's title, and the 2026 independent solve's wall time on 64 threads (hours).
-GAMES = {"twelve": ("Twelve Men's Morris", 10), "lasker": ("Lasker Morris", 77)}
+# Each game's title, the 2026 independent solve's wall time on 64 threads (hours), and the
+# start position's value as both published solves give it (the first word of a query's
+# answer), and the whole game's layers (a reduced game has fewer, and no published value).
+GAMES = {
+    "twelve": ("Twelve Men's Morris", 10, "win", 24),
+    "lasker": ("Lasker Morris", 77, "draw", 20),
+}
+PUBLISHED = {
+    "win": "a first-player win (Gévay and Danner, for Morabaraba; the 2026 solver)",
+    "draw": "a draw (Gévay and Danner; the 2026 solver)",
+}
+# The bounds the whole run is held to: solve wall time, disk at any moment, memory.
+BOUND_SOLVE_H, BOUND_DISK_GB, BOUND_MEMORY_GIB = 3, 60, 16
 
 
 def layers_of(logs, pattern):
@@ -75,6 +87,17 @@ def peak_resident(logs, game):
     return peak
 
 
+def machines(logs):
+    """The machines the chain ran on, each with the first start it logged."""
+    out = {}
+    path = os.path.join(logs, "machine.tsv")
+    if os.path.exists(path):
+        for line in open(path):
+            date, _binary, desc = line.rstrip("\n").split("\t")
+            out.setdefault(desc, date)
+    return out or {"not logged": "-"}
+
+
 def gb(n):
     return f"{n / 1e9:.1f} GB"
 
@@ -91,7 +114,7 @@ def main():
     ap.add_argument("--layers", type=int, default=24)
     args = ap.parse_args()
     game = args.game
-    title, other_hours = GAMES[game]
+    title, other_hours, published, whole_layers = GAMES[game]
     other_core_hours = other_hours * 64
     logs = os.path.join(args.root, "logs")
     os.makedirs(args.results, exist_ok=True)
@@ -150,11 +173,23 @@ def main():
         "Written by `scripts/layers-report.py` from the logs of "
         f"`scripts/solve-layers.sh {game}` "
         f"(report at commit {commit}; the binary of each step is named in "
-        "`$ROOT/logs/times.tsv`). Machine: `results/machine.txt`.\n"
+        "`$ROOT/logs/times.tsv`).\n"
     )
+    out.append("Machines (each start of the chain logs its own, `$ROOT/logs/machine.tsv`):\n")
+    out.extend(f"- {desc}: from {first}" for desc, first in machines(logs).items())
+    out.append("")
     out.append("## The start position, and its moves ranked\n")
-    out.append("```\n" + "".join(l for l in read(f"{game}-positions.log").splitlines(True)
-                                  if not l.startswith("#")) + "```\n")
+    positions = "".join(
+        l for l in read(f"{game}-positions.log").splitlines(True) if not l.startswith("#")
+    )
+    m = re.search(r"^White to move: (\w+)", positions, re.M)
+    ours = m.group(1) if m else None
+    if args.layers == whole_layers:
+        agree = {None: "not known yet", published: "agrees"}.get(ours, "**differs**")
+        out.append(f"Published: {PUBLISHED[published]}. Ours: {ours or '-'} ({agree}).\n")
+    else:
+        out.append(f"A reduced game ({args.layers} layers): nothing published to compare.\n")
+    out.append("```\n" + positions + "```\n")
     total = {"moving": [0, 0, 0], "placement": [0, 0, 0]}
     longest = {"moving": [0, 0], "placement": [0, 0]}
     for r in rows:
@@ -191,8 +226,16 @@ def main():
             out.append(
                 f"- {ph} phase: {slots:,} slots in {hms(secs)} of solving, "
                 f"{slots / secs / 1e6:.1f} M slots/s ({slots / secs / nine:.2f}x the Nine "
-                f"solve's {nine / 1e6:.1f} M slots/s)"
+                f"solve's {nine / 1e6:.1f} M slots/s, 2026-12-05, commit d27cacb, host epyc-g)"
             )
+    solve_h = by_step["solve"] / 3600
+    out.append(
+        f"- bounds: solve {solve_h:.2f} h of wall time against {BOUND_SOLVE_H} h; verify "
+        f"{by_step['verify'] / 3600:.2f} h against the solve's {solve_h:.2f} h; disk "
+        f"{gb(disk_peak)} (the directory after any step) against {BOUND_DISK_GB} GB; memory "
+        f"{max(peak_step, peak_resident(logs, game)) / 2**30:.1f} GiB against "
+        f"{BOUND_MEMORY_GIB} GiB"
+    )
     if by_step["solve"]:
         core_h = by_step["solve"] * 2 / 3600
         out.append(
@@ -200,7 +243,6 @@ def main():
             f"{other_core_hours} for the 2026 solver ({other_hours} h on 64 threads): "
             f"{other_core_hours / core_h:.0f}x fewer"
         )
-    out.append(f"- disk: at most {gb(disk_peak)} in the directory after any step")
     out.append(
         f"- memory: the largest solve step's peak {gb(peak_step)}; the largest resident set of "
         f"any other step's process (verify, pack) {gb(peak_resident(logs, game))}"

@@ -16,6 +16,15 @@ else
 fi
 echo "binary $BIN ($($BIN --version))"
 
+# The machine of each start of a chain, one row a start (date, binary, processor, cores,
+# memory, kernel): a step's time is a measurement of that machine, and a machine handed on
+# between runs may not be the same hardware.
+printf '%s\t%s\t%s, family %s model %s, %s cores, %s GiB, kernel %s\n' "$(date -u +%FT%TZ)" \
+  "$(basename "$BIN")" "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" \
+  "$(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo | head -1)" \
+  "$(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -1)" "$(nproc)" \
+  "$(free -g | awk '/^Mem:/ { print $2 }')" "$(uname -r)" >> "$ROOT/logs/machine.tsv"
+
 # A step stopped by a signal still gets its row in times.tsv (status 128 + the signal), so
 # that a step's time summed over its runs counts the runs cut short too.
 STEP_RUNNING=
