@@ -8,11 +8,10 @@ use std::path::Path;
 
 #[test]
 fn the_first_scratch_directory_sweeps_exited_processes_leftovers() {
-    let root = morris_testdirs::root();
     // Above Linux's largest process id (2^22), so never a live process.
     assert!(!Path::new("/proc").join(u32::MAX.to_string()).exists());
-    let dead = root.join(u32::MAX.to_string()).join("left");
-    let own = root.join(std::process::id().to_string()).join("kept");
+    let dead = morris_testdirs::process_dir(u32::MAX).join("left");
+    let own = morris_testdirs::process_dir(std::process::id()).join("kept");
     for dir in [&dead, &own] {
         std::fs::create_dir_all(dir).unwrap();
         std::fs::write(dir.join("file"), b"x").unwrap();
