@@ -142,14 +142,17 @@ def main():
         f.write("[\n" + ",\n".join("  " + json.dumps(r, separators=(",", ":")) for r in rows))
         f.write("\n]\n")
 
-    t, others, _ = steptimes.read(
+    t, _, _, counted = steptimes.read(
         os.path.join(logs, "times.tsv"), lambda set_: set_.startswith(game + "-")
     )
-    # A step's time over every layer, and what ran beside it (unknown if any layer's is).
-    by_step, others_by_step = defaultdict(int), defaultdict(int)
+    # A step's time over every layer; over the runs whose CPU counts are known, their wall
+    # time, the step's own CPU time and what ran beside it.
+    by_step, counted_by_step = defaultdict(int), defaultdict(lambda: [0, 0, 0])
     for (set_, step), s in t.items():
         by_step[step] += s
-        others_by_step[step] = steptimes.plus(others_by_step[step], others[(set_, step)])
+        c = counted_by_step[step]
+        for i, x in enumerate(counted[(set_, step)]):
+            c[i] += x
     solved = solve_lines(logs, game)
     phase = {"moving": [0, 0.0], "placement": [0, 0.0]}
     peak_step = 0
@@ -211,14 +214,24 @@ def main():
     out.append("")
     out.append("## Time, disk and memory\n")
     # A time stands for the solver's only if the machine was quiet: what other processes took
-    # of its cores beside each step, from the CPU counts of times.tsv.
+    # of its cores beside each step, from the CPU counts of times.tsv. Where they took some,
+    # the step's own CPU time over the cores is about the least wall time it could have taken
+    # alone (a run whose counts are unknown, one killed outright, counted at its wall time).
     cores = os.cpu_count()
-    out.append("| step | wall, all layers | the cores taken by other processes beside it |")
-    out.append("| --- | ---: | ---: |")
+    out.append(
+        "| step | wall, all layers | the cores taken by other processes beside it "
+        f"| its own CPU time over {cores} cores |"
+    )
+    out.append("| --- | ---: | ---: | ---: |")
     for step in ("solve", "verify", "checksums", "stats", "pack", "pack-verify", "prune-below"):
-        o, wall = others_by_step[step], by_step[step]
-        beside = f"{o / (wall * cores):.1%}" if o is not None and wall else "-"
-        out.append(f"| {step} | {hms(wall)} | {beside} |")
+        wall, (known, mine, o) = by_step[step], counted_by_step[step]
+        beside, alone = "-", "-"
+        if known:
+            beside = f"{o / (known * cores):.1%}"
+            if known < wall:
+                beside += f" (over {known / wall:.0%} of the wall time; the rest unknown)"
+            alone = hms(mine / cores + wall - known)
+        out.append(f"| {step} | {hms(wall)} | {beside} | {alone} |")
     out.append("")
     for ph, (slots, secs) in phase.items():
         if secs:

@@ -90,7 +90,7 @@ def times():
     per (set, step) the CPU seconds other processes took beside it (scripts/lib/steptimes.py)."""
     out, binaries, others = {}, {}, {}
     for set_ in SETS:
-        wall, beside, ran = steptimes.read(os.path.join(ARCHIVE, set_, "times.tsv"))
+        wall, beside, ran, _ = steptimes.read(os.path.join(ARCHIVE, set_, "times.tsv"))
         out.update(wall)
         others.update(beside)
         binaries.update(ran)

@@ -16,11 +16,14 @@ def plus(a, b):
 def read(path, keep=lambda set_: True):
     """Per (set, step), for the sets `keep` accepts: the wall seconds summed over the runs that
     made up the step, and the other processes' CPU seconds beside them (None where a run's row
-    does not say: rows written before steps.sh counted it, a run killed outright); and per
-    (set, step) the binaries of its runs, one entry a run. No file is no run yet: nothing."""
+    does not say: rows written before steps.sh counted it, a run killed outright); per
+    (set, step) the binaries of its runs, one entry a run; and per (set, step), over the runs
+    whose rows say, their wall seconds, the step's own CPU seconds and the others' (a run
+    killed outright is a few minutes of hours). No file is no run yet: nothing."""
     wall, others, binaries = {}, {}, defaultdict(list)
+    counted = defaultdict(lambda: [0, 0, 0])
     if not os.path.exists(path):
-        return wall, others, binaries
+        return wall, others, binaries, counted
     for line in open(path):
         f = line.rstrip("\n").split("\t")
         if not keep(f[0]):
@@ -29,8 +32,11 @@ def read(path, keep=lambda set_: True):
         wall[step] = wall.get(step, 0) + int(f[2])
         cpu = int(f[7]) if len(f) > 7 and f[7] != "-" else None
         others[step] = plus(others.get(step, 0), cpu)
+        if cpu is not None:
+            c = counted[step]
+            c[0], c[1], c[2] = c[0] + int(f[2]), c[1] + int(f[6]), c[2] + cpu
         binaries[step].append(f[5])
-    return wall, others, binaries
+    return wall, others, binaries, counted
 
 
 def last_run(text):
