@@ -87,15 +87,31 @@ def peak_resident(logs, game):
     return peak
 
 
-def machines(logs):
-    """The machines the chain ran on, each with the first start it logged."""
-    out = {}
+def machines(logs, game):
+    """The starts of `game`'s chain as steps.sh logged them: (date, boot id, cores, machine),
+    oldest first. Rows of other chains sharing the root, and lines not of that form, are left
+    out."""
+    out = []
     path = os.path.join(logs, "machine.tsv")
     if os.path.exists(path):
         for line in open(path):
-            date, _binary, desc = line.rstrip("\n").split("\t")
-            out.setdefault(desc, date)
-    return out or {"not logged": "-"}
+            f = line.rstrip("\n").split("\t")
+            if len(f) == 6 and f[2] == f"solve-layers.sh {game}" and f[4].isdigit():
+                out.append((f[0], f[3], int(f[4]), f[5]))
+    return out
+
+
+def alone(wall, counted, cores):
+    """A step's wall time had nothing run beside it, estimated: over the runs whose CPU counts
+    are known, their wall time less the other processes' CPU time spread over the cores, and
+    never under the step's own CPU time over the cores; a run whose counts are unknown (one
+    killed outright) at its wall time."""
+    known, mine, others = counted
+    return max(mine / cores, known - others / cores) + wall - known
+
+
+def gib(n):
+    return f"{n / 2**30:.1f} GiB"
 
 
 def gb(n):
@@ -145,14 +161,23 @@ def main():
     t, _, _, counted = steptimes.read(
         os.path.join(logs, "times.tsv"), lambda set_: set_.startswith(game + "-")
     )
+    starts = machines(logs, game)
+    # The cores of the machine that ran the steps (the last start's), not the report's.
+    cores = starts[-1][2] if starts else os.cpu_count()
     # A step's time over every layer; over the runs whose CPU counts are known, their wall
-    # time, the step's own CPU time and what ran beside it.
+    # time, the step's own CPU time and what ran beside it; and its time alone, estimated,
+    # by step and, for the solve, by phase.
     by_step, counted_by_step = defaultdict(int), defaultdict(lambda: [0, 0, 0])
+    alone_by_step, solve_alone = defaultdict(float), {"moving": 0.0, "placement": 0.0}
     for (set_, step), s in t.items():
         by_step[step] += s
         c = counted_by_step[step]
         for i, x in enumerate(counted[(set_, step)]):
             c[i] += x
+        a = alone(s, counted[(set_, step)], cores)
+        alone_by_step[step] += a
+        if step == "solve":
+            solve_alone["moving" if set_ == f"{game}-L0" else "placement"] += a
     solved = solve_lines(logs, game)
     phase = {"moving": [0, 0.0], "placement": [0, 0.0]}
     peak_step = 0
@@ -179,12 +204,14 @@ def main():
         "`$ROOT/logs/times.tsv`).\n"
     )
     out.append("Machines (each start of the chain logs its own, `$ROOT/logs/machine.tsv`):\n")
-    out.extend(f"- {desc}: from {first}" for desc, first in machines(logs).items())
-    out.append("")
+    boots = {}
+    for date, boot, n, desc in starts:
+        boots.setdefault((boot, n, desc), date)
+    out.extend(f"- {desc}, {n} cores (boot {boot[:8]}): from {first}"
+               for (boot, n, desc), first in boots.items())
+    out.append("" if starts else "- not logged\n")
     out.append("## The start position, and its moves ranked\n")
-    positions = "".join(
-        l for l in read(f"{game}-positions.log").splitlines(True) if not l.startswith("#")
-    )
+    positions = steptimes.last_run(read(f"{game}-positions.log"))
     m = re.search(r"^White to move: (\w+)", positions, re.M)
     ours = m.group(1) if m else None
     if args.layers == whole_layers:
@@ -214,51 +241,51 @@ def main():
     out.append("")
     out.append("## Time, disk and memory\n")
     # A time stands for the solver's only if the machine was quiet: what other processes took
-    # of its cores beside each step, from the CPU counts of times.tsv. Where they took some,
-    # the step's own CPU time over the cores is about the least wall time it could have taken
-    # alone (a run whose counts are unknown, one killed outright, counted at its wall time).
-    cores = os.cpu_count()
+    # of its cores beside each step, from the CPU counts of times.tsv, and the step's time
+    # alone, estimated ([`alone`]).
     out.append(
         "| step | wall, all layers | the cores taken by other processes beside it "
-        f"| its own CPU time over {cores} cores |"
+        "| alone, estimated |"
     )
     out.append("| --- | ---: | ---: | ---: |")
     for step in ("solve", "verify", "checksums", "stats", "pack", "pack-verify", "prune-below"):
-        wall, (known, mine, o) = by_step[step], counted_by_step[step]
-        beside, alone = "-", "-"
+        wall, (known, _, o) = by_step[step], counted_by_step[step]
+        beside = "-"
         if known:
             beside = f"{o / (known * cores):.1%}"
-            if known < wall:
+            if wall - known > wall / 100:
                 beside += f" (over {known / wall:.0%} of the wall time; the rest unknown)"
-            alone = hms(mine / cores + wall - known)
-        out.append(f"| {step} | {hms(wall)} | {beside} | {alone} |")
+        out.append(f"| {step} | {hms(wall)} | {beside} | {hms(alone_by_step[step])} |")
     out.append("")
     for ph, (slots, secs) in phase.items():
-        if secs:
+        if secs and solve_alone[ph]:
             nine = NINE[ph][0] / NINE[ph][1]
+            rate = slots / solve_alone[ph]
             out.append(
-                f"- {ph} phase: {slots:,} slots in {hms(secs)} of solving, "
-                f"{slots / secs / 1e6:.1f} M slots/s ({slots / secs / nine:.2f}x the Nine "
-                f"solve's {nine / 1e6:.1f} M slots/s, 2026-12-05, commit d27cacb, host epyc-g)"
+                f"- {ph} phase: {slots:,} slots in {hms(secs)} of its steps' solving, "
+                f"{hms(solve_alone[ph])} of solve alone, estimated: {rate / 1e6:.1f} M slots/s "
+                f"({rate / nine:.2f}x the Nine solve's {nine / 1e6:.1f} M slots/s, 2026-12-05, "
+                "commit d27cacb, host epyc-g)"
             )
-    solve_h = by_step["solve"] / 3600
+    solve_h, alone_h = by_step["solve"] / 3600, alone_by_step["solve"] / 3600
     out.append(
-        f"- bounds: solve {solve_h:.2f} h of wall time against {BOUND_SOLVE_H} h; verify "
-        f"{by_step['verify'] / 3600:.2f} h against the solve's {solve_h:.2f} h; disk "
+        f"- bounds: solve {solve_h:.2f} h of wall time ({alone_h:.2f} h alone, estimated) "
+        f"against {BOUND_SOLVE_H} h; verify {by_step['verify'] / 3600:.2f} h "
+        f"({alone_by_step['verify'] / 3600:.2f} h alone) against the solve's; disk "
         f"{gb(disk_peak)} (the directory after any step) against {BOUND_DISK_GB} GB; memory "
         f"{max(peak_step, peak_resident(logs, game)) / 2**30:.1f} GiB against "
         f"{BOUND_MEMORY_GIB} GiB"
     )
-    if by_step["solve"]:
-        core_h = by_step["solve"] * 2 / 3600
+    if alone_by_step["solve"]:
+        core_h = alone_by_step["solve"] * cores / 3600
         out.append(
-            f"- per core: {core_h:.1f} core-hours of solving here against "
+            f"- per core: {core_h:.1f} core-hours of solving here (alone, estimated) against "
             f"{other_core_hours} for the 2026 solver ({other_hours} h on 64 threads): "
             f"{other_core_hours / core_h:.0f}x fewer"
         )
     out.append(
-        f"- memory: the largest solve step's peak {gb(peak_step)}; the largest resident set of "
-        f"any other step's process (verify, pack) {gb(peak_resident(logs, game))}"
+        f"- memory: the largest solve step's peak {gib(peak_step)}; the largest resident set "
+        f"of any other step's process (verify, pack) {gib(peak_resident(logs, game))}"
     )
     out.append("")
     out.append("## Probe latency of the packed sets\n")

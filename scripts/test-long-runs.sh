@@ -42,6 +42,22 @@ for f in twelve.md twelve-stats.json twelve-checksums.txt lasker.md lasker-stats
   [ -s "$ROOT/results/$f" ] || { echo "the long runs wrote no $f" >&2; exit 1; }
 done
 grep -q 'White to move: draw' "$ROOT/results/twelve.md"
+# The report names the machine of the chain, says a reduced game has no published value to
+# compare, and states the bounds.
+for line in '^- .*, [0-9]* cores (boot [0-9a-f]*): from ' '^A reduced game (8 layers)' \
+  '^- bounds: solve .* h of wall time (.* h alone, estimated) against 3 h'; do
+  grep -q "$line" "$ROOT/results/twelve.md" || { echo "twelve.md lacks /$line/" >&2; exit 1; }
+done
+# A run killed outright (its CPU counts unknown, "-") is left out of the share of the cores
+# others took, and said to be.
+mkdir -p "$ROOT/killed"
+cp -r "$ROOT/logs" "$ROOT/killed/"
+printf 'twelve-L0\tsolve\t100000\t137\t2026-01-01T00:00:00Z\tmorris-x\t-\t-\t-\n' \
+  >> "$ROOT/killed/logs/times.tsv"
+python3 scripts/layers-report.py --game twelve --root "$ROOT/killed" --results "$ROOT/killed" \
+  --layers 8 > /dev/null
+grep -q '^| solve | .* (over 0% of the wall time; the rest unknown) |' "$ROOT/killed/twelve.md" \
+  || { echo "a killed run's unknown counts are not said: $(grep '^| solve' "$ROOT/killed/twelve.md")" >&2; exit 1; }
 # Lasker's layers read their own layer too (a slide keeps the hands): the start and its moves
 # ranked as in the game solved whole (cli/tests/layers.rs compares every table).
 "$MORRIS_BIN" solve --db "$ROOT/lasker-whole" --game lasker --stones 4 > /dev/null

@@ -16,14 +16,17 @@ else
 fi
 echo "binary $BIN ($($BIN --version))"
 
-# The machine of each start of a chain, one row a start (date, binary, processor, cores,
-# memory, kernel): a step's time is a measurement of that machine, and a machine handed on
-# between runs may not be the same hardware.
-printf '%s\t%s\t%s, family %s model %s, %s cores, %s GiB, kernel %s\n' "$(date -u +%FT%TZ)" \
-  "$(basename "$BIN")" "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" \
-  "$(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo | head -1)" \
-  "$(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -1)" "$(nproc)" \
-  "$(free -g | awk '/^Mem:/ { print $2 }')" "$(uname -r)" >> "$ROOT/logs/machine.tsv"
+# The machine of each start of a chain, one row a start: date, binary, the chain (script and
+# arguments), the boot's id, cores, and the processor, memory and kernel. A step's time is a
+# measurement of that machine, and a machine handed on between runs may not be the same
+# hardware; the boot id tells apart two of one make, and the chain the runs sharing a $ROOT.
+cpuinfo() { awk -F': ' -v f="$1" '$1 ~ "^" f "[[:space:]]*$" { print $2; exit }' /proc/cpuinfo; }
+printf '%s\t%s\t%s\t%s\t%s\t%s, family %s model %s, %s GiB, kernel %s\n' \
+  "$(date -u +%FT%TZ)" "$(basename "$BIN")" "$(basename "$0") $*" \
+  "$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)" "$(nproc --all)" "$(cpuinfo 'model name')" \
+  "$(cpuinfo 'cpu family')" "$(cpuinfo model)" \
+  "$(awk '/^MemTotal:/ { printf "%.0f", $2 / 1048576 }' /proc/meminfo)" "$(uname -r)" \
+  >> "$ROOT/logs/machine.tsv"
 
 # A step stopped by a signal still gets its row in times.tsv (status 128 + the signal), so
 # that a step's time summed over its runs counts the runs cut short too.

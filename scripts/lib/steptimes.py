@@ -19,7 +19,7 @@ def read(path, keep=lambda set_: True):
     does not say: rows written before steps.sh counted it, a run killed outright); per
     (set, step) the binaries of its runs, one entry a run; and per (set, step), over the runs
     whose rows say, their wall seconds, the step's own CPU seconds and the others' (a run
-    killed outright is a few minutes of hours). No file is no run yet: nothing."""
+    killed outright says nothing of them). No file is no run yet: nothing."""
     wall, others, binaries = {}, {}, defaultdict(list)
     counted = defaultdict(lambda: [0, 0, 0])
     if not os.path.exists(path):
