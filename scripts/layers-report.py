@@ -268,12 +268,13 @@ def main():
                 "commit d27cacb, host epyc-g)"
             )
     solve_h, alone_h = by_step["solve"] / 3600, alone_by_step["solve"] / 3600
+    peak_other = peak_resident(logs, game)
     out.append(
         f"- bounds: solve {solve_h:.2f} h of wall time ({alone_h:.2f} h alone, estimated) "
         f"against {BOUND_SOLVE_H} h; verify {by_step['verify'] / 3600:.2f} h "
         f"({alone_by_step['verify'] / 3600:.2f} h alone) against the solve's; disk "
         f"{gb(disk_peak)} (the directory after any step) against {BOUND_DISK_GB} GB; memory "
-        f"{max(peak_step, peak_resident(logs, game)) / 2**30:.1f} GiB against "
+        f"{gib(max(peak_step, peak_other))} against "
         f"{BOUND_MEMORY_GIB} GiB"
     )
     if alone_by_step["solve"]:
@@ -285,7 +286,7 @@ def main():
         )
     out.append(
         f"- memory: the largest solve step's peak {gib(peak_step)}; the largest resident set "
-        f"of any other step's process (verify, pack) {gib(peak_resident(logs, game))}"
+        f"of any other step's process (verify, pack) {gib(peak_other)}"
     )
     out.append("")
     out.append("## Probe latency of the packed sets\n")
