@@ -21,6 +21,14 @@
 # At most two layers of raw tables are on disk at once: Twelve's largest two hold 31.7 G slots
 # (layers 1 and 2), Lasker's 50.9 G (layers 2 and 3), beside the packed sets so far.
 # Queries read the packed sets (`morris query --db DIR --game G`), with distances.
+# Below layer $BOTH_FROM the side to move with fewer stones gets no file: the reader searches
+# its moves. A capture by a side one stone behind leads into another such key, so the search
+# grows with the stones in hand. On Twelve's layers 1, 2 and 3 the sampled check of the
+# searched keys took 23, 37 and 60 us a position (2 cores): 12 to 16 us on most keys, but 53,
+# 113 and 193 us on those one stone behind, nearly doubling a layer. By layer 10 such a probe
+# would take milliseconds, and the check hours. From layer $BOTH_FROM up every key is packed
+# (--sides both): one block read a probe, for those layers' packed bytes doubled
+# (results/twelve-logs/README.md).
 # At the end: the start position and its moves ranked, probe latency, and the results files:
 # results/G-checksums.txt, results/G-stats.json and results/G.md (each step's wall time, the
 # disk in use after it, peak memory), written by scripts/layers-report.py.
@@ -39,6 +47,7 @@ STONES=$(sed -n 's/.*--stones \([0-9]*\).*/\1/p' <<< "$SCOPE")
 STONES=${STONES:-$STONES_FULL}
 LAYERS=$(( 2 * STONES ))
 PREFIX=$NAME DB=$ROOT/$NAME RESULTS=results
+BOTH_FROM=4
 if [ "$STONES" != "$STONES_FULL" ]; then
   PREFIX=$NAME-s$STONES DB=$ROOT/$NAME-s$STONES RESULTS=$ROOT/results
 fi
@@ -108,7 +117,10 @@ for t in $(seq 0 "$LAYERS"); do
     --journal "$ROOT/state/$NAME.verify.journal"
   step "$set" checksums checksums "$t"
   step "$set" stats stats "$t"
-  step "$set" pack "${TIME[@]}" "$BIN" pack --db "$DB" --out "$DB" "${GAME[@]}" --in-hand "$t"
+  sides=()
+  [ "$t" -ge "$BOTH_FROM" ] && sides=(--sides both)
+  step "$set" pack "${TIME[@]}" "$BIN" pack --db "$DB" --out "$DB" "${GAME[@]}" --in-hand "$t" \
+    "${sides[@]}"
   record_disk "$t" pack
   step "$set" pack-verify "${TIME[@]}" "$BIN" pack --db "$DB" --out "$DB" "${GAME[@]}" --in-hand "$t" \
     --verify --journal "$ROOT/state/$NAME.pack-verify.journal" \
