@@ -52,9 +52,12 @@ def layers_of(logs, pattern):
     return dict(sorted(out.items()))
 
 
+# The units of the binary's byte counts (`bytes()` in the CLI).
+UNITS = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
+
+
 def solve_lines(logs, game):
     """(slots, seconds, peak bytes) of every step the solve logs report, by layer."""
-    units = {"B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}
     out = defaultdict(list)
     for layer, path in layers_of(logs, f"{game}-L*-solve.log").items():
         for line in open(path):
@@ -66,9 +69,38 @@ def solve_lines(logs, game):
                     (
                         int(m.group(1).replace(",", "")),
                         float(m.group(2)),
-                        float(m.group(3)) * units[m.group(4)],
+                        float(m.group(3)) * UNITS[m.group(4)],
                     )
                 )
+    return out
+
+
+def packed(logs, game):
+    """What the pack steps wrote, by layer: [values bytes, distances bytes, keys with files,
+    keys left out and searched]. A key's last line counts (a resumed pack logs the keys done
+    before as "packed already")."""
+    out = {}
+    for layer, path in layers_of(logs, f"{game}-L*-pack.log").items():
+        keys = {}
+        for line in open(path):
+            m = re.match(r"(\S+): [\d,]+ slots, (.*)", line)
+            if not m:
+                continue
+            if m.group(2).startswith("no file"):
+                keys[m.group(1)] = None
+                continue
+            sizes = dict(
+                (kind, float(n) * UNITS[unit])
+                for kind, n, unit in re.findall(r"(wdl|dtw) ([\d.]+) (\w+)", m.group(2))
+            )
+            keys[m.group(1)] = (sizes.get("wdl", 0), sizes.get("dtw", 0))
+        stored = [v for v in keys.values() if v]
+        out[layer] = [
+            sum(v[0] for v in stored),
+            sum(v[1] for v in stored),
+            len(stored),
+            len(keys) - len(stored),
+        ]
     return out
 
 
@@ -283,6 +315,21 @@ def main():
             f"- per core: {core_h:.1f} core-hours of solving here (alone, estimated) against "
             f"{other_core_hours} for the 2026 solver ({other_hours} h on 64 threads): "
             f"{other_core_hours / core_h:.0f}x fewer"
+        )
+    sets = packed(logs, game)
+    if sets:
+        wdl, dtw, files, left = (sum(v[i] for v in sets.values()) for i in range(4))
+        searched = [t for t, v in sets.items() if v[3]]
+        where = (
+            f"the other {left:,} (the side to move with fewer stones, on layers "
+            f"{min(searched)} to {max(searched)}) searched by the reader"
+            if left
+            else "none left out"
+        )
+        out.append(
+            f"- the packed result, which queries read: values alone {gb(wdl)}, values with "
+            f"distances {gb(dtw)} (either set answers on its own); {files:,} keys with a "
+            f"file, {where}"
         )
     out.append(
         f"- memory: the largest solve step's peak {gib(peak_step)}; the largest resident set "

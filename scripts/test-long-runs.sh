@@ -43,9 +43,10 @@ for f in twelve.md twelve-stats.json twelve-checksums.txt lasker.md lasker-stats
 done
 grep -q 'White to move: draw' "$ROOT/results/twelve.md"
 # The report names the machine of the chain, says a reduced game has no published value to
-# compare, and states the bounds.
+# compare, states the bounds, and what was packed: the weaker side left out below layer 4 only.
 for line in '^- .*, [0-9]* cores (boot [0-9a-f]*): from ' '^A reduced game (8 layers)' \
-  '^- bounds: solve .* h of wall time (.* h alone, estimated) against 3 h'; do
+  '^- bounds: solve .* h of wall time (.* h alone, estimated) against 3 h' \
+  '^- the packed result, .* fewer stones, on layers 0 to 3) searched by the reader$'; do
   grep -q "$line" "$ROOT/results/twelve.md" || { echo "twelve.md lacks /$line/" >&2; exit 1; }
 done
 # A run killed outright (its CPU counts unknown, "-") is left out of the share of the cores
