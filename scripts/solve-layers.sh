@@ -27,8 +27,9 @@
 # searched keys took 23, 37 and 60 us a position (2 cores): 12 to 16 us on most keys, but 53,
 # 113 and 193 us on those one stone behind, nearly doubling a layer. By layer 10 such a probe
 # would take milliseconds, and the check hours. From layer $BOTH_FROM up every key is packed
-# (--sides both): one block read a probe, for those layers' packed bytes doubled
-# (results/twelve-logs/README.md).
+# (--sides both): one block read a probe, for about 2.5 times those layers' packed bytes, as
+# the keys one stone behind compress worst (layer 4: 4.09 GiB of distances; the directory
+# still peaks far under 60 GB; results/twelve-logs/README.md).
 # At the end: the start position and its moves ranked, probe latency, and the results files:
 # results/G-checksums.txt, results/G-stats.json and results/G.md (each step's wall time, the
 # disk in use after it, peak memory), written by scripts/layers-report.py.
