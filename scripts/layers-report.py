@@ -77,8 +77,8 @@ def solve_lines(logs, game):
 
 def packed(logs, game):
     """What the pack steps wrote, by layer: [values bytes, distances bytes, keys with files,
-    keys left out and searched]. A key's last line counts (a resumed pack logs the keys done
-    before as "packed already")."""
+    keys left out and searched]. Each file counts once, by its key's last line that names it:
+    a resumed pack logs only the kinds still to write ("packed already" when none is)."""
     out = {}
     for layer, path in layers_of(logs, f"{game}-L*-pack.log").items():
         keys = {}
@@ -89,15 +89,14 @@ def packed(logs, game):
             if m.group(2).startswith("no file"):
                 keys[m.group(1)] = None
                 continue
-            sizes = dict(
-                (kind, float(n) * UNITS[unit])
-                for kind, n, unit in re.findall(r"(wdl|dtw) ([\d.]+) (\w+)", m.group(2))
-            )
-            keys[m.group(1)] = (sizes.get("wdl", 0), sizes.get("dtw", 0))
-        stored = [v for v in keys.values() if v]
+            sizes = keys.get(m.group(1)) or {}
+            for kind, n, unit in re.findall(r"(wdl|dtw) ([\d.]+) (\w+)", m.group(2)):
+                sizes[kind] = float(n) * UNITS[unit]
+            keys[m.group(1)] = sizes
+        stored = [v for v in keys.values() if v is not None]
         out[layer] = [
-            sum(v[0] for v in stored),
-            sum(v[1] for v in stored),
+            sum(v.get("wdl", 0) for v in stored),
+            sum(v.get("dtw", 0) for v in stored),
             len(stored),
             len(keys) - len(stored),
         ]

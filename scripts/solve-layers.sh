@@ -17,7 +17,8 @@
 #   stats (stats --json), pack (into the same directory: .wdl.mpk and .dtw.mpk),
 #   pack-verify (stored keys slot by slot; searched keys, which the verify step vouches for,
 #   on a sample through the packed reader),
-#   then the raw tables of t-1 are deleted: nothing left to build reads them.
+#   then the raw tables of t-1 are deleted: nothing left to build reads them (from layer
+#   $BOTH_FROM up, before the pack: see below).
 # At most two layers of raw tables are on disk at once: Twelve's largest two hold 31.7 G slots
 # (layers 1 and 2), Lasker's 50.9 G (layers 2 and 3), beside the packed sets so far.
 # Queries read the packed sets (`morris query --db DIR --game G`), with distances.
@@ -27,9 +28,8 @@
 # searched keys took 23, 37 and 60 us a position (2 cores): 12 to 16 us on most keys, but 53,
 # 113 and 193 us on those one stone behind, nearly doubling a layer. By layer 10 such a probe
 # would take milliseconds, and the check hours. From layer $BOTH_FROM up every key is packed
-# (--sides both): one block read a probe, for about 2.5 times those layers' packed bytes, as
-# the keys one stone behind compress worst (layer 4: 4.09 GiB of distances; the directory
-# still peaks far under 60 GB; results/twelve-logs/README.md).
+# (--sides both): one block read a probe, for about twice those layers' packed bytes (layer
+# 4: 4.09 GiB of distances, 2.14 GiB of them the stronger side's; results/twelve-logs).
 # At the end: the start position and its moves ranked, probe latency, and the results files:
 # results/G-checksums.txt, results/G-stats.json and results/G.md (each step's wall time, the
 # disk in use after it, peak memory), written by scripts/layers-report.py.
@@ -90,8 +90,8 @@ stats() {
   cat "$ROOT/logs/$NAME-stats-L$1.json"
 }
 
-# Deletes layer $1's raw tables once the layer above is verified and packed (its
-# packed sets stay). The last layers are kept: they are small, and a query of the
+# Deletes layer $1's raw tables once the layer above is verified (and, below $BOTH_FROM,
+# packed and its packed set checked, which searches into layer $1); its packed sets stay. The last layers are kept: they are small, and a query of the
 # start position reads them directly.
 prune() {
   local f n=0
@@ -118,17 +118,23 @@ for t in $(seq 0 "$LAYERS"); do
     --journal "$ROOT/state/$NAME.verify.journal"
   step "$set" checksums checksums "$t"
   step "$set" stats stats "$t"
-  sides=()
-  [ "$t" -ge "$BOTH_FROM" ] && sides=(--sides both)
+  # A layer that packs every key reads nothing of the layer below once verified: its packed
+  # check searches no key. So layer t-1's raw tables go before layer t is packed, not after,
+  # and the two layers' raw tables are never on disk beside layer t's packed set.
+  sides=() prune_below=
+  [ "$t" -ge 1 ] && [ "$t" -lt $(( LAYERS - 1 )) ] && prune_below=after
+  if [ "$t" -ge "$BOTH_FROM" ]; then
+    sides=(--sides both)
+    [ -n "$prune_below" ] && prune_below=before
+  fi
+  [ "$prune_below" = before ] && step "$set" prune-below prune $(( t - 1 ))
   step "$set" pack "${TIME[@]}" "$BIN" pack --db "$DB" --out "$DB" "${GAME[@]}" --in-hand "$t" \
     "${sides[@]}"
   record_disk "$t" pack
   step "$set" pack-verify "${TIME[@]}" "$BIN" pack --db "$DB" --out "$DB" "${GAME[@]}" --in-hand "$t" \
     --verify --journal "$ROOT/state/$NAME.pack-verify.journal" \
     --verified-by "$ROOT/state/$NAME.verify.journal"
-  if [ "$t" -ge 1 ] && [ "$t" -lt $(( LAYERS - 1 )) ]; then
-    step "$set" prune-below prune $(( t - 1 ))
-  fi
+  [ "$prune_below" = after ] && step "$set" prune-below prune $(( t - 1 ))
 done
 
 # The start position and its moves ranked, from the packed sets.
