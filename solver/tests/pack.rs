@@ -212,9 +212,44 @@ fn weaker_side_left_out_below_a_layer_every_position() {
     }
 }
 
-/// A key without a file is searched only where the set says it leaves such keys out: with
-/// the table its moves lead into gone, or in a set that packed every key, a missing file is
-/// an error naming it.
+/// In such a set, a key of the lowest layer that packs every key has the weaker side's file,
+/// though its placements lead into a layer that leaves them out: its file missing is an error
+/// naming it, not a search.
+#[test]
+fn a_missing_file_above_a_searched_layer_is_an_error() {
+    // In the 4-stone game the first layer with keys of both kinds is 2 (White to place its
+    // last stone, behind by a capture or not), so here the set packs every key from there up.
+    const BELOW_2: LeftOut = |k| k.us_hand + k.them_hand < 2;
+    let rules = nine_with(4);
+    let (dir, out) = (scratch("dbmm"), scratch("pmm"));
+    let keys = solve_and_pack_with(&dir, &out, rules, true, Metric::Plain, BELOW_2);
+    let key = *keys
+        .iter()
+        .find(|k| k.us_hand + k.them_hand == 2 && is_searched(**k))
+        .expect("a weaker key on layer 2");
+    let index = Index::new(rules.board(), key);
+    let slot = (0..index.size()).find(|&s| !index.is_hole(s)).unwrap();
+    let (us, them) = index.unindex(slot);
+    let pos = Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
+    let set: PackedSet<Outcome> = PackedSet::new(&out, rules, Metric::Plain);
+    let expected = Store::new(&dir, rules);
+    expected.open(key, Checks::default()).unwrap();
+    assert_eq!(set.get(&pos).unwrap(), expected.outcome(&pos));
+    let own = set.path(key);
+    std::fs::remove_file(&own).unwrap();
+    let fresh: PackedSet<Outcome> = PackedSet::new(&out, rules, Metric::Plain);
+    match fresh.get(&pos) {
+        Err(e) => {
+            let name = own.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(e.to_string().contains(&name), "{e}");
+        }
+        Ok(o) => panic!("a missing file answered {o}, searched"),
+    }
+}
+
+/// A key without a file is searched only where the set says it leaves such keys out: in a
+/// set that packed every key its missing file is an error naming it, and with the table its
+/// moves lead into gone, the error names that table.
 #[test]
 fn a_missing_file_is_an_error_not_a_search() {
     let rules = nine_with(4);
@@ -242,10 +277,11 @@ fn a_missing_file_is_an_error_not_a_search() {
             std::fs::remove_file(&own).unwrap();
         }
         let fresh: PackedSet<Outcome> = PackedSet::new(&out, rules, Metric::Plain);
+        let missing = if weaker_searched { &witness } else { &own };
         match fresh.get(&pos) {
             Err(e) => {
                 let message = e.to_string();
-                let name = own.file_name().unwrap().to_string_lossy().into_owned();
+                let name = missing.file_name().unwrap().to_string_lossy().into_owned();
                 assert!(message.contains(&name), "{message}");
             }
             Ok(o) => panic!("a missing file answered {o}"),

@@ -16,6 +16,16 @@ use super::search::{is_searched, search_pruned};
 use super::symbol::Symbol;
 use crate::{key_of, key_slot, lost_already, KEY_SLOTS};
 
+/// What says whether a key without a file is searched ([`PackedSet::searched`]).
+enum Witness {
+    /// A table, by its `weaker_searched` flag.
+    Table(Key),
+    /// Nothing to read: the key's positions have no move, so a search reads no table.
+    NoMove,
+    /// No table: the key's file is missing.
+    None,
+}
+
 /// The packed tables of kind `T::KIND` in a directory: `PackedSet<Outcome>` for the
 /// distances, `PackedSet<Value>` for the values alone.
 pub struct PackedSet<T> {
@@ -70,26 +80,50 @@ impl<T: Symbol> PackedSet<T> {
     }
 
     /// True when the set leaves `key` out and answers it by search: the key has no file, its
-    /// side to move has fewer stones, and the table its quiet moves lead into says that the
-    /// set was packed so. A key missing otherwise is a missing file, not a searched key. A key
-    /// whose positions have no move at all (a full board) reads no table when searched, so
-    /// its answer is exact whatever the set.
+    /// side to move has fewer stones, and a table of its layer says that the layer was packed
+    /// so. A key missing otherwise is a missing file, not a searched key. A key whose
+    /// positions have no move at all (a full board) reads no table when searched, so its
+    /// answer is exact whatever the set.
     pub fn searched(&self, key: Key) -> Result<bool, DbError> {
         let cell = &self.searched[key_slot(key)];
         if let Some(&s) = cell.get() {
             return Ok(s);
         }
-        let quiet = children(&self.rules, key)
-            .into_iter()
-            .find(|e| matches!(e.via, Via::Place | Via::Slide));
         let s = is_searched(key)
             && !self.path(key).exists()
-            && match quiet {
-                None => true,
-                Some(e) => self.path(e.to).exists() && self.open(e.to)?.1.header().weaker_searched,
+            && match self.layer_witness(key) {
+                Witness::NoMove => true,
+                Witness::Table(w) => self.open(w)?.1.header().weaker_searched,
+                Witness::None => false,
             };
         let _ = cell.set(s);
         Ok(s)
+    }
+
+    /// The table whose flag says how `key`'s layer was packed. A layered build packs each
+    /// layer (its stones in hand) either way, so the witness is a key with the same stones in
+    /// hand whose side to move has at least as many on the board: it has a file either way.
+    /// Failing one (a layer whose side to move cannot be ahead, as in the first placements),
+    /// the table its quiet moves lead into, which a search of it would read: of the same
+    /// layout, unless the layer below was packed the other way.
+    fn layer_witness(&self, key: Key) -> Witness {
+        let max = self.rules.stones;
+        for us in (0..=max.saturating_sub(key.us_hand)).rev() {
+            for them in (0..=us.min(max.saturating_sub(key.them_hand))).rev() {
+                let w = Key { us, them, ..key };
+                if self.path(w).exists() {
+                    return Witness::Table(w);
+                }
+            }
+        }
+        match children(&self.rules, key)
+            .into_iter()
+            .find(|e| matches!(e.via, Via::Place | Via::Slide))
+        {
+            None => Witness::NoMove,
+            Some(e) if self.path(e.to).exists() => Witness::Table(e.to),
+            Some(_) => Witness::None,
+        }
     }
 
     /// The value of a position, the tables it reads opened as needed.
