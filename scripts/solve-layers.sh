@@ -91,8 +91,9 @@ stats() {
 }
 
 # Deletes layer $1's raw tables once the layer above is verified (and, below $BOTH_FROM,
-# packed and its packed set checked, which searches into layer $1); its packed sets stay. The last layers are kept: they are small, and a query of the
-# start position reads them directly.
+# packed and its packed set checked, which searches into layer $1); its packed sets stay.
+# The last layers are kept: they are small, and a query of the start position reads them
+# directly.
 prune() {
   local f n=0
   for f in $(layer_files "$1"); do
