@@ -281,11 +281,11 @@ def main():
     out.append("| --- | ---: | ---: | ---: |")
     for step in ("solve", "verify", "checksums", "stats", "pack", "pack-verify", "prune-below"):
         wall, (known, _, o) = by_step[step], counted_by_step[step]
-        beside = "-"
-        if known:
-            beside = f"{o / (known * cores):.1%}"
-            if wall - known > wall / 100:
-                beside += f" (over {known / wall:.0%} of the wall time; the rest unknown)"
+        # Runs counted may all have taken under a second (a reduced game): the share is then
+        # unknown, yet a run killed beside them still says how much of the time is unknown.
+        beside = f"{o / (known * cores):.1%}" if known else "-"
+        if wall - known > wall / 100:
+            beside += f" (over {known / wall:.0%} of the wall time; the rest unknown)"
         out.append(f"| {step} | {hms(wall)} | {beside} | {hms(alone_by_step[step])} |")
     out.append("")
     for ph, (slots, secs) in phase.items():
