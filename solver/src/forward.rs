@@ -11,7 +11,7 @@ use core::ops::Range;
 use locate::{hash_slot, Locator, Met, Probes, Targets};
 use morris_db::{Index, Outcome};
 use morris_engine::movegen::{for_each_group, Sink};
-use morris_engine::{Bitboard, Color, Point, Position, Rules};
+use morris_engine::{Bitboard, Color, Move, Point, Position, Rules};
 use morris_tablebase::minimax::evaluate;
 use morris_tablebase::Lookup;
 
@@ -25,24 +25,62 @@ pub(crate) fn evaluate_range(
     targets: &Targets,
     mut f: impl FnMut(u64, &Position, Outcome),
 ) {
+    walk_range::<false>(rules, index, range, children, targets, |i, pos, best, _| {
+        let outcome = match best {
+            Some(best) => Outcome::from_order(best),
+            // No move: the game's own rule for a blocked player.
+            None => evaluate(rules, pos, &[]),
+        };
+        f(i, pos, outcome)
+    });
+}
+
+/// The retrograde initial pass's view of every position of `range` of `index` (holes
+/// skipped): `f(slot, position, exits, quiet)`, where `quiet` counts the moves that stay in
+/// the pair being solved (slides and flights that form no line where a line wins), which are
+/// neither built nor located, and `exits` is the [`Outcome::order`] of the best of the other
+/// moves (captures, placements, a line that ends the game), read from `children` as the
+/// forward passes read them; `None` where there is none.
+pub(crate) fn exits_range(
+    rules: &Rules,
+    index: &Index,
+    range: Range<u64>,
+    children: &dyn Lookup,
+    targets: &Targets,
+    f: impl FnMut(u64, &Position, Option<u64>, u32),
+) {
+    walk_range::<true>(rules, index, range, children, targets, f);
+}
+
+/// [`evaluate_range`] and [`exits_range`]: the quiet moves counted where `QUIET`.
+#[inline(always)]
+fn walk_range<const QUIET: bool>(
+    rules: &Rules,
+    index: &Index,
+    range: Range<u64>,
+    children: &dyn Lookup,
+    targets: &Targets,
+    mut f: impl FnMut(u64, &Position, Option<u64>, u32),
+) {
     let key = index.key();
     let mut locator = Locator::new(rules, children, targets);
-    let mut batch = Batch::new(index, targets.name_captures());
+    let mut batch = Batch::<QUIET>::new(index, targets.name_captures());
     index.for_each_class_in(range, |i, us, them| {
         let pos = Position::from_sides(us, them, [key.us_hand, key.them_hand], Color::White);
         batch.push(i, pos, &mut locator);
         if batch.is_full() {
-            batch.evaluate(rules, children, &locator.met, &mut f);
+            batch.evaluate(children, &locator.met, &mut f);
         }
     });
-    batch.evaluate(rules, children, &locator.met, &mut f);
+    batch.evaluate(children, &locator.met, &mut f);
 }
 
-/// Positions whose children have been probed but not yet read.
-struct Batch<'a> {
+/// Positions whose children have been probed but not yet read; their quiet moves counted, not
+/// probed, where `QUIET` ([`exits_range`]).
+struct Batch<'a, const QUIET: bool> {
     /// Per position: its slot, the position, the [`Outcome::order`] of its best move known
-    /// without a probe (`u64::MAX`: none), and where its probes end.
-    positions: Vec<(u64, Position, u64, usize)>,
+    /// without a probe (`u64::MAX`: none), where its probes end, and its quiet moves.
+    positions: Vec<(u64, Position, u64, usize, u32)>,
     probes: Probes<'a>,
     /// Where the key classifies the other side (its stones stay over a pattern class of the
     /// walk) and the key graph names the capture children's key: the mills' best captures.
@@ -159,8 +197,8 @@ impl MillMemo {
 
 /// The children of one position as the generator groups them ([`for_each_group`]), located
 /// by the [`Locator`] group by group; the placements' captures through the [`MillMemo`] where
-/// there is one.
-struct Children<'b, 'l> {
+/// there is one. Where `QUIET`, the moves that stay in the pair are counted in `quiet`.
+struct Children<'b, 'l, const QUIET: bool> {
     pos: &'b Position,
     /// Where the other side's stones stay over many positions: the mills' best captures.
     mills: Option<&'b mut MillMemo>,
@@ -168,20 +206,51 @@ struct Children<'b, 'l> {
     known: &'b mut u64,
     locator: &'b mut Locator<'l>,
     probes: &'b mut Probes<'l>,
+    quiet: u32,
 }
 
-impl Sink for Children<'_, '_> {
+impl<const QUIET: bool> Children<'_, '_, QUIET> {
+    /// A slide or flight of the retrograde pass, where a line wins: it leaves the pair when it
+    /// makes a line, which ends the game.
+    #[cold]
+    #[inline(never)]
+    fn slide_where_lines_win(&mut self, from: Point, to: Point) {
+        let rules = self.locator.rules;
+        let after = self.pos.us().without(from).with(to);
+        if !rules.board().forms_line(after, to) {
+            self.quiet += 1;
+            return;
+        }
+        let next = self.pos.play(Move::new(Some(from), to, None));
+        match next.decided(rules) {
+            Some(_) => *self.known = (*self.known).min(Outcome::Win(1).order()),
+            None => self.locator.probe_position(&next, self.probes),
+        }
+    }
+}
+
+impl<const QUIET: bool> Sink for Children<'_, '_, QUIET> {
     const BULK: bool = true;
 
     #[inline(always)]
     fn plains(&mut self, from: Option<Point>, tos: Bitboard) {
+        if let (true, Some(f)) = (QUIET, from) {
+            if !self.locator.rules.line_wins() {
+                // Slides and flights that form no mill stay in the pair.
+                self.quiet += tos.count();
+            } else {
+                for to in tos {
+                    self.slide_where_lines_win(f, to);
+                }
+            }
+            return;
+        }
         self.locator.probe_plains(self.pos, from, tos, self.probes);
     }
 
     #[inline(always)]
     fn plain(&mut self, from: Option<Point>, to: Point) {
-        let tos = Bitboard::from_point(to);
-        self.locator.probe_plains(self.pos, from, tos, self.probes);
+        self.plains(from, Bitboard::from_point(to));
     }
 
     #[inline(always)]
@@ -208,10 +277,10 @@ impl Sink for Children<'_, '_> {
     }
 }
 
-impl<'a> Batch<'a> {
+impl<'a, const QUIET: bool> Batch<'a, QUIET> {
     /// A batch for the positions of `index`; `capture_given` where the key graph named the
     /// placements' capture children's key (the pass, not verification).
-    fn new(index: &Index, capture_given: bool) -> Batch<'a> {
+    fn new(index: &Index, capture_given: bool) -> Batch<'a, QUIET> {
         let mills = !index.classifies_us() && capture_given;
         Batch {
             positions: Vec::new(),
@@ -235,25 +304,27 @@ impl<'a> Batch<'a> {
         if let Some(mills) = &mut self.mills {
             mills.enter(pos.them());
         }
-        let mut children = Children {
+        let mut children = Children::<QUIET> {
             pos: &pos,
             mills: self.mills.as_mut(),
             known: &mut known,
             locator,
             probes: &mut self.probes,
+            quiet: 0,
         };
         for_each_group(&pos, rules, &mut children);
-        self.positions.push((slot, pos, known, self.probes.len()));
+        let quiet = children.quiet;
+        self.positions
+            .push((slot, pos, known, self.probes.len(), quiet));
     }
 
-    /// Reads the probes and calls `f(slot, position, outcome)` for every position, by the
-    /// minimax rule; empties the batch.
+    /// Reads the probes and calls `f(slot, position, best, quiet)` for every position, `best`
+    /// the order of its best move probed or known (`None`: none); empties the batch.
     fn evaluate(
         &mut self,
-        rules: &Rules,
         children: &dyn Lookup,
         met: &Met,
-        mut f: impl FnMut(u64, &Position, Outcome),
+        mut f: impl FnMut(u64, &Position, Option<u64>, u32),
     ) {
         let Batch {
             positions,
@@ -262,10 +333,10 @@ impl<'a> Batch<'a> {
         } = self;
         let (positions, probes, mut mills) = (&positions[..], &*probes, mills.as_mut());
         match met.single() {
-            Some(after) => read(rules, positions, &mut mills, probes, &mut f, |child| {
+            Some(after) => read(positions, &mut mills, probes, &mut f, |child| {
                 probes.order_after_in(child, after, met, children)
             }),
-            None => read(rules, positions, &mut mills, probes, &mut f, |child| {
+            None => read(positions, &mut mills, probes, &mut f, |child| {
                 probes.order_after(child, met, children)
             }),
         }
@@ -277,27 +348,21 @@ impl<'a> Batch<'a> {
 /// [`Batch::evaluate`] with each child's order after the move read by `order`.
 #[inline(always)]
 fn read(
-    rules: &Rules,
-    positions: &[(u64, Position, u64, usize)],
+    positions: &[(u64, Position, u64, usize, u32)],
     mills: &mut Option<&mut MillMemo>,
     probes: &Probes,
-    f: &mut impl FnMut(u64, &Position, Outcome),
+    f: &mut impl FnMut(u64, &Position, Option<u64>, u32),
     order: impl Fn(u64) -> u64,
 ) {
     if let Some(mills) = mills {
         mills.resolve(&probes.children, &order);
     }
     let mut begin = 0;
-    for &(slot, pos, known, end) in positions {
+    for &(slot, pos, known, end, quiet) in positions {
         let probes = &probes.children[begin..end];
         let known = (known != u64::MAX).then_some(known);
         let best = probes.iter().map(|&p| order(p)).chain(known).min();
-        let outcome = match best {
-            Some(best) => Outcome::from_order(best),
-            // No move: the game's own rule for a blocked player.
-            None => evaluate(rules, &pos, &[]),
-        };
-        f(slot, &pos, outcome);
+        f(slot, &pos, best, quiet);
         begin = end;
     }
 }

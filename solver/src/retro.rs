@@ -35,18 +35,18 @@ mod pending;
 mod radix;
 mod unmove;
 
-use crate::forward::locate::{Locator, Probes, Targets};
+use crate::forward::exits_range;
+use crate::forward::locate::Targets;
 use crate::progress::Progress;
 use cells::Cells;
 use morris_db::{Index, Key, Outcome};
-use morris_engine::movegen::{for_each_group, Sink};
-use morris_engine::{for_each_move, Bitboard, Color, Move, Point, Position, Rules};
-use morris_tablebase::{Located, Lookup};
+use morris_engine::{for_each_move, Bitboard, Color, Move, Position, Rules};
+use morris_tablebase::Lookup;
 use pending::{Decisions, Pending};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
-use unmove::for_each_parent;
+use unmove::for_each_parent_group;
 
 /// Slots handled by one task of the initial pass, and decided slots by one task of a level:
 /// large enough to amortise scheduling, small enough to balance.
@@ -201,16 +201,6 @@ struct Pair<'a> {
     long_exit: u32,
 }
 
-/// What the moves of a position lead to, captures read from the smaller sub-databases.
-struct Moves {
-    /// The fastest win by a capture into a lost position.
-    fastest_win: Option<u32>,
-    /// The longest of the captures into won positions.
-    longest_capture: Option<u32>,
-    capture_draw: bool,
-    quiet: u32,
-}
-
 /// Solves a key with its colour swap (`keys`: both, or one when the two are the same or no
 /// quiet move joins them), reading the moves that leave the pair (captures, placements) from
 /// `lower`.
@@ -244,9 +234,10 @@ fn solve_pair_with(
     let total: u64 = pair.sides.iter().map(|s| s.index.size()).sum();
     progress.start("init", total);
     for s in 0..pair.sides.len() {
+        let targets = Targets::new(rules, pair.sides[s].key, lower);
         pair.sides[s].chunks().into_par_iter().for_each(|range| {
             let n = range.end - range.start;
-            pair.init(s, range);
+            pair.init(s, range, &targets);
             progress.advance(n);
         });
     }
@@ -281,128 +272,38 @@ fn solve_pair_with(
     }
 }
 
-/// The initial pass's view of a position's moves ([`Pair::walk`]): quiet moves are only
-/// counted, never built or played; the captures of one mill, and Lasker's placements, are
-/// located by the forward passes' [`Locator`], which keeps the fixed indexes their children
-/// share (the mover's stones after the move for every capture of the mill; over a pattern
-/// class of the walk, the captured side's stones less each stone, or the mover's plus each
-/// point placed). The moves that leave the pair are located, not read: their loads are
-/// started and read after a batch of positions ([`Moves::read`]), so that many are in flight
-/// at once.
-struct Walk<'w, 'a> {
-    rules: &'a Rules,
-    lower: &'a dyn Lookup,
-    pos: Position,
-    quiet: u32,
-    exits: &'w mut Exits<'a>,
+/// What the moves that leave the pair (captures, placements, a line that ends the game) are
+/// worth to a position, from the best of them ([`exits_range`]).
+#[derive(Default)]
+struct Exits {
+    /// The fastest win by a move into a lost position.
+    fastest_win: Option<u32>,
+    /// Where none wins or draws: the longest of the moves into won positions.
+    longest_capture: Option<u32>,
+    capture_draw: bool,
 }
 
-/// The moves that leave the pair, of the positions walked: located, their loads started.
-struct Exits<'a> {
-    locator: Locator<'a>,
-    probes: Probes<'a>,
-}
-
-impl<'a> Exits<'a> {
-    fn new(rules: &'a Rules, lower: &'a dyn Lookup) -> Exits<'a> {
-        Exits {
-            locator: Locator::new(rules, lower, &Targets::default()),
-            probes: Probes::default(),
-        }
-    }
-}
-
-impl Walk<'_, '_> {
-    /// A move that leaves the pair into `next`: lost at once when the game is over there.
+impl Exits {
+    /// From the [`Outcome::order`] of the best exit, `None` where there is none.
     #[inline]
-    fn exit(&mut self, next: &Position) {
-        let exit = if next.decided(self.rules).is_some() {
-            Located::known(Outcome::Loss(0))
-        } else {
-            self.lower.probe(next)
-        };
-        self.exits.probes.located(exit);
-    }
-}
-
-impl Sink for Walk<'_, '_> {
-    const BULK: bool = true;
-
-    #[inline(always)]
-    fn plains(&mut self, from: Option<Point>, tos: Bitboard) {
-        if self.rules.line_wins() {
-            for to in tos {
-                self.plain(from, to);
-            }
-        } else if from.is_some() {
-            // Slides and flights that form no line stay in the pair.
-            self.quiet += tos.count();
-        } else {
-            // Placements (Lasker Morris) leave it for the key with a stone fewer in hand, a
-            // group at a time as the placement pass locates them: one full index a child
-            // was most of such a key's walk.
-            let Exits { locator, probes } = &mut *self.exits;
-            locator.probe_plains(&self.pos, None, tos, probes);
+    fn of(best: Option<u64>) -> Exits {
+        match best.map(Outcome::from_order) {
+            None => Exits::default(),
+            Some(Outcome::Win(d)) => Exits {
+                fastest_win: Some(d),
+                ..Exits::default()
+            },
+            Some(Outcome::Draw) => Exits {
+                capture_draw: true,
+                ..Exits::default()
+            },
+            // The mover's loss in `d` is a child won in `d - 1`.
+            Some(Outcome::Loss(d)) => Exits {
+                longest_capture: Some(d - 1),
+                ..Exits::default()
+            },
         }
     }
-
-    #[inline(always)]
-    fn plain(&mut self, from: Option<Point>, to: Point) {
-        if !self.rules.line_wins() {
-            // Counted or located as a group of one, as `plains` does.
-            return self.plains(from, Bitboard::from_point(to));
-        }
-        let m = Move::new(from, to, None);
-        let after = from
-            .map_or(self.pos.us(), |f| self.pos.us().without(f))
-            .with(to);
-        if leaves_pair(self.rules, m, after) {
-            let next = self.pos.play(m);
-            self.exit(&next);
-        } else {
-            self.quiet += 1;
-        }
-    }
-
-    #[inline(always)]
-    fn mill(&mut self, from: Option<Point>, to: Point, removable: Bitboard) {
-        let Exits { locator, probes } = &mut *self.exits;
-        locator.probe_captures(&self.pos, from, to, removable, probes);
-    }
-}
-
-impl Moves {
-    /// The moves of a position of `quiet` quiet moves whose other moves are the children
-    /// `children` of `exits`, read now.
-    #[inline]
-    fn read(exits: &Exits, quiet: u32, children: Range<usize>) -> Moves {
-        let mut out = Moves {
-            fastest_win: None,
-            longest_capture: None,
-            capture_draw: false,
-            quiet,
-        };
-        for k in children {
-            // The mover's outcome: a win in `d` is a child lost in `d - 1`, a loss in `d` a
-            // child won in `d - 1`.
-            match exits.locator.after(&exits.probes, k) {
-                Outcome::Win(d) => out.fastest_win = Some(out.fastest_win.map_or(d, |w| w.min(d))),
-                Outcome::Loss(d) => {
-                    let p = d - 1;
-                    out.longest_capture = Some(out.longest_capture.map_or(p, |q| q.max(p)))
-                }
-                Outcome::Draw => out.capture_draw = true,
-            }
-        }
-        out
-    }
-}
-
-/// Positions of the initial pass whose moves were walked and whose exits are loading.
-struct Walked<'a> {
-    /// Slot, quiet moves, and where its exits end in `exits`.
-    slots: Vec<(u64, u32, usize)>,
-    exits: Exits<'a>,
 }
 
 impl Pair<'_> {
@@ -419,7 +320,7 @@ impl Pair<'_> {
 
     /// The exit field of an undecided position's cell.
     #[inline]
-    fn exit_code(&self, m: &Moves) -> u32 {
+    fn exit_code(&self, m: &Exits) -> u32 {
         if m.capture_draw {
             EXIT_DRAW
         } else {
@@ -435,28 +336,21 @@ impl Pair<'_> {
         decided.push(s, i, outcome.plies().unwrap_or(0));
     }
 
-    /// Walks the moves of `(us, them)` of side `s`: counts the quiet ones and locates the
-    /// others (captures, placements) in the keys solved before, at the end of `exits`.
-    #[inline]
-    fn walk<'a>(&'a self, s: usize, us: Bitboard, them: Bitboard, exits: &mut Exits<'a>) -> u32 {
-        let pos = self.sides[s].position(us, them);
-        let mut walk = Walk {
-            rules: &self.rules,
-            lower: self.lower,
-            pos,
-            quiet: 0,
-            exits,
-        };
-        for_each_group(&pos, &self.rules, &mut walk);
-        walk.quiet
-    }
-
-    /// The moves of `(us, them)` of side `s`, read at once.
-    fn moves(&self, s: usize, us: Bitboard, them: Bitboard) -> Moves {
-        let mut exits = Exits::new(&self.rules, self.lower);
-        let quiet = self.walk(s, us, them, &mut exits);
-        let n = exits.probes.len();
-        Moves::read(&exits, quiet, 0..n)
+    /// What the exits of parent slot `p` of side `s` are worth, read again: the rare path of a
+    /// capture too long for the cell's field.
+    fn exits_of(&self, s: usize, p: u64) -> Exits {
+        let mut exits = Exits::default();
+        let no_shortcuts = Targets::default();
+        let index = &self.sides[s].index;
+        exits_range(
+            &self.rules,
+            index,
+            p..p + 1,
+            self.lower,
+            &no_shortcuts,
+            |_, _, best, _| exits = Exits::of(best),
+        );
+        exits
     }
 
     /// The number of distinct classes the quiet moves of parent slot `p` (of the side other
@@ -482,45 +376,35 @@ impl Pair<'_> {
     }
 
     /// Decides what the moves alone decide: wins by capture (tentative: a quiet move into a
-    /// faster loss may still shorten them) and positions without a quiet move.
-    fn init(&self, s: usize, range: Range<u64>) {
+    /// faster loss may still shorten them) and positions without a quiet move. The exits are
+    /// read as the forward passes read a placement key's children, in batches, `targets`
+    /// naming the keys the key graph gives them.
+    fn init(&self, s: usize, range: Range<u64>, targets: &Targets) {
         let mut decided = Decisions::new(&self.pending);
-        let mut walked = Walked {
-            slots: Vec::with_capacity(BATCH),
-            exits: Exits::new(&self.rules, self.lower),
-        };
-        self.sides[s].index.for_each_class_in(range, |i, us, them| {
-            let quiet = self.walk(s, us, them, &mut walked.exits);
-            walked.slots.push((i, quiet, walked.exits.probes.len()));
-            if walked.slots.len() == BATCH {
-                self.settle(s, &mut walked, &mut decided);
-            }
-        });
-        self.settle(s, &mut walked, &mut decided);
-    }
-
-    /// Reads the exits of the positions walked and decides or sets their cells.
-    fn settle(&self, s: usize, walked: &mut Walked, decided: &mut Decisions) {
-        let mut start = 0;
-        for &(i, quiet, end) in &walked.slots {
-            let m = Moves::read(&walked.exits, quiet, start..end);
-            start = end;
-            if let Some(w) = m.fastest_win {
-                self.decide(s, i, Outcome::Win(w), decided);
-            } else if m.quiet == 0 && !m.capture_draw {
-                let loss = Outcome::Loss(m.longest_capture.map_or(0, |p| p + 1));
-                self.decide(s, i, loss, decided);
-            } else {
-                assert!(
-                    m.quiet * COUNT_ONE <= COUNT,
-                    "more quiet moves than a counter holds"
-                );
-                let cell = (m.quiet * COUNT_ONE) | (self.exit_code(&m) << EXIT_SHIFT);
-                self.sides[s].cells.as_slice()[i as usize].store(cell, Relaxed);
-            }
-        }
-        walked.slots.clear();
-        walked.exits.probes.clear();
+        let index = &self.sides[s].index;
+        exits_range(
+            &self.rules,
+            index,
+            range,
+            self.lower,
+            targets,
+            |i, _, best, quiet| {
+                let m = Exits::of(best);
+                if let Some(w) = m.fastest_win {
+                    self.decide(s, i, Outcome::Win(w), &mut decided);
+                } else if quiet == 0 && !m.capture_draw {
+                    let loss = Outcome::Loss(m.longest_capture.map_or(0, |p| p + 1));
+                    self.decide(s, i, loss, &mut decided);
+                } else {
+                    assert!(
+                        quiet * COUNT_ONE <= COUNT,
+                        "more quiet moves than a counter holds"
+                    );
+                    let cell = (quiet * COUNT_ONE) | (self.exit_code(&m) << EXIT_SHIFT);
+                    self.sides[s].cells.as_slice()[i as usize].store(cell, Relaxed);
+                }
+            },
+        );
     }
 
     /// Propagates the slots `slots` of side `s`, listed as decided at exactly `d` plies (an
@@ -538,6 +422,10 @@ impl Pair<'_> {
         let mut decided = Decisions::new(&self.pending);
         // The lists are sorted: neighbouring slots share a class, often a few placements apart.
         let mut cursor = side.index.cursor();
+        let them_hand = side.key.them_hand;
+        // Every parent's other side is its child's side to move, `us`, which neighbouring
+        // children mostly share (a class's slots are contiguous): its fixed index is kept.
+        let mut fixed = None;
         for &i in slots {
             let i = i as u64;
             let c = side.cells.as_slice()[i as usize].load(Relaxed) & CODE;
@@ -545,12 +433,18 @@ impl Pair<'_> {
                 continue;
             }
             let (us, them) = cursor.unindex(i);
-            // Every parent's other side is this child's side to move, `us`.
-            let parent_index = parents_side.index.with_them(us);
-            let asymmetric = !parent_index.fixed_symmetric();
+            let (parent_index, asymmetric) = match fixed {
+                Some((stones, index, asymmetric)) if stones == us => (index, asymmetric),
+                _ => {
+                    let index = parents_side.index.with_them(us);
+                    let asymmetric = !index.fixed_symmetric();
+                    fixed = Some((us, index, asymmetric));
+                    (index, asymmetric)
+                }
+            };
             let first = batch.parents.len();
-            for_each_parent(&self.rules, us, them, side.key.them_hand, |pu, _| {
-                batch.parents.push(parent_index.index(pu));
+            for_each_parent_group(&self.rules, us, them, them_hand, |rest, froms| {
+                parent_index.for_each_added(rest, froms, |p| batch.parents.push(p));
             });
             if !asymmetric {
                 // Two un-moves reach the same parent class only through a symmetry fixing `us`.
@@ -633,10 +527,7 @@ impl Pair<'_> {
                         // Every quiet move loses, and no capture draws.
                         let longest = match (w & EXIT) >> EXIT_SHIFT {
                             EXIT_NONE => None,
-                            e if e == self.long_exit => {
-                                let (pu, pt) = parents_side.index.unindex(p);
-                                self.moves(o, pu, pt).longest_capture
-                            }
+                            e if e == self.long_exit => self.exits_of(o, p).longest_capture,
                             e => Some(e - 1),
                         };
                         let longest = longest.map_or(d, |c| c.max(d));

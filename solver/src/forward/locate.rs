@@ -10,7 +10,7 @@
 use core::marker::PhantomData;
 use morris_db::format::Entry;
 use morris_db::plan::{children, Via};
-use morris_db::{Fixed, Index, Key, Outcome};
+use morris_db::{Fixed, Index, Key};
 use morris_engine::{Bitboard, Move, Point, Position, Rules};
 use morris_tablebase::entries::AfterTable;
 use morris_tablebase::{key_of, key_slot, lost_already, prefetch, Entries, Located, Lookup};
@@ -451,6 +451,11 @@ impl<'a> Locator<'a> {
         }
     }
 
+    /// Locates one child through the lookup alone.
+    pub(crate) fn probe_position(&self, child: &Position, probes: &mut Probes<'a>) {
+        probes.located(self.lookup.probe(child));
+    }
+
     /// Locates the children of the plain moves from `from` (`None`: the hand) to each of
     /// `tos` and starts their loads, in the order of `tos`.
     #[inline(always)]
@@ -532,17 +537,6 @@ impl<'a> Locator<'a> {
             }
         }
     }
-
-    /// The mover's outcome after the move into the `k`th child of `probes`, which this
-    /// locator located.
-    #[inline(always)]
-    pub(crate) fn after(&self, probes: &Probes<'a>, k: usize) -> Outcome {
-        let child = probes.children[k];
-        Outcome::from_order(match self.met.single() {
-            Some(after) => probes.order_after_in(child, after, &self.met, self.lookup),
-            None => probes.order_after(child, &self.met, self.lookup),
-        })
-    }
 }
 
 /// The fixed index of the side to move's stones in one key, kept while they stay the same.
@@ -619,6 +613,7 @@ impl<'a> PointMemo<'a> {
 mod tests {
     use super::*;
     use morris_db::format::{Encoding, Entry};
+    use morris_db::Outcome;
 
     /// Reads slot `s` of any key as a win in `300 + s` plies: a value no distance byte holds.
     struct Overflows;

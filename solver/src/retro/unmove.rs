@@ -16,11 +16,14 @@
 use morris_engine::movegen::can_fly;
 use morris_engine::{Bitboard, Rules};
 
-/// Calls `f(parent_us, parent_them)` for every position, seen from its side to move, from which
-/// the owner of `them` (with `them_hand` stones in hand) reached `(us, them)` by a quiet move
-/// (slide, or fly at three stones).
+/// Calls `f(rest, froms)` for every stone of `them` that can have arrived by a quiet move
+/// (slide, or fly at three stones) of its owner (with `them_hand` stones in hand) into
+/// `(us, them)`: `rest` is `them` without that stone, `froms` the points it can have come
+/// from. Each parent, seen from its side to move, is `(rest` with one point of `froms`, `us)`;
+/// grouped so that the parents' slots are ranked from one mapping of `rest`
+/// ([`morris_db::Fixed::for_each_added`]).
 #[inline]
-pub fn for_each_parent(
+pub fn for_each_parent_group(
     rules: &Rules,
     us: Bitboard,
     them: Bitboard,
@@ -39,20 +42,41 @@ pub fn for_each_parent(
             continue;
         }
         let rest = them.without(to);
-        let sources = if fly {
+        let mut froms = if fly {
             empty
         } else {
             board.adjacent(to) & empty
         };
-        for from in sources {
-            let parent = rest.with(from);
+        if rules.line_wins() {
             // Where a line wins, a position with a line on the board is over: it has no moves.
-            if rules.line_wins() && !(board.in_lines(parent) | board.in_lines(us)).is_empty() {
-                continue;
+            for from in froms {
+                if !(board.in_lines(rest.with(from)) | board.in_lines(us)).is_empty() {
+                    froms = froms.without(from);
+                }
             }
-            f(parent, us);
+        }
+        if !froms.is_empty() {
+            f(rest, froms);
         }
     }
+}
+
+/// Calls `f(parent_us, parent_them)` for every position, seen from its side to move, from which
+/// the owner of `them` (with `them_hand` stones in hand) reached `(us, them)` by a quiet move:
+/// [`for_each_parent_group`] one parent at a time.
+#[cfg(test)]
+fn for_each_parent(
+    rules: &Rules,
+    us: Bitboard,
+    them: Bitboard,
+    them_hand: u8,
+    mut f: impl FnMut(Bitboard, Bitboard),
+) {
+    for_each_parent_group(rules, us, them, them_hand, |rest, froms| {
+        for from in froms {
+            f(rest.with(from), us)
+        }
+    });
 }
 
 #[cfg(test)]
