@@ -16,11 +16,12 @@
 #   solve, verify (forward recomputation, reads t-1 and t), checksums (db info of each table),
 #   stats (stats --json), pack (into the same directory: .wdl.mpk and .dtw.mpk),
 #   pack-verify (stored keys slot by slot; searched keys, which the verify step vouches for,
-#   on a sample through the packed reader),
-#   then the raw tables of t-1 are deleted: nothing left to build reads them (from layer
-#   $BOTH_FROM up, before the pack: see below).
-# At most two layers of raw tables are on disk at once: Twelve's largest two hold 31.7 G slots
-# (layers 1 and 2), Lasker's 50.9 G (layers 2 and 3), beside the packed sets so far.
+#   on a sample through the packed reader, which reads their children from the packed sets),
+#   the raw tables of t-1 deleted once t is verified, before the pack: nothing left to build
+#   or check reads them.
+# At most two layers of raw tables are on disk at once, only while layer t is solved and
+# verified: Twelve's largest two hold 31.7 G slots (layers 1 and 2), Lasker's 50.9 G (layers
+# 2 and 3), beside the packed sets so far.
 # Queries read the packed sets (`morris query --db DIR --game G`), with distances.
 # Below layer $BOTH_FROM the side to move with fewer stones gets no file: the reader searches
 # its moves. A capture by a side one stone behind leads into another such key, so the search
@@ -90,10 +91,8 @@ stats() {
   cat "$ROOT/logs/$NAME-stats-L$1.json"
 }
 
-# Deletes layer $1's raw tables once the layer above is verified (and, below $BOTH_FROM,
-# packed and its packed set checked, which searches into layer $1); its packed sets stay.
-# The last layers are kept: they are small, and a query of the start position reads them
-# directly.
+# Deletes layer $1's raw tables once the layer above is verified; its packed sets stay. The
+# last layers are kept: they are small, and a query of the start position reads them directly.
 prune() {
   local f n=0
   for f in $(layer_files "$1"); do
@@ -119,23 +118,21 @@ for t in $(seq 0 "$LAYERS"); do
     --journal "$ROOT/state/$NAME.verify.journal"
   step "$set" checksums checksums "$t"
   step "$set" stats stats "$t"
-  # A layer that packs every key reads nothing of the layer below once verified: its packed
-  # check searches no key. So layer t-1's raw tables go before layer t is packed, not after,
-  # and the two layers' raw tables are never on disk beside layer t's packed set.
-  sides=() prune_below=
-  [ "$t" -ge 1 ] && [ "$t" -lt $(( LAYERS - 1 )) ] && prune_below=after
-  if [ "$t" -ge "$BOTH_FROM" ]; then
-    sides=(--sides both)
-    [ -n "$prune_below" ] && prune_below=before
+  # Once layer t is verified nothing reads layer t-1's raw tables: the pack reads layer t's,
+  # and its check reads the searched keys' children from the packed sets (verify vouches for
+  # their minimax). So they go before layer t is packed, and the two layers' raw tables are
+  # never on disk beside layer t's packed set.
+  sides=()
+  [ "$t" -ge "$BOTH_FROM" ] && sides=(--sides both)
+  if [ "$t" -ge 1 ] && [ "$t" -lt $(( LAYERS - 1 )) ]; then
+    step "$set" prune-below prune $(( t - 1 ))
   fi
-  [ "$prune_below" = before ] && step "$set" prune-below prune $(( t - 1 ))
   step "$set" pack "${TIME[@]}" "$BIN" pack --db "$DB" --out "$DB" "${GAME[@]}" --in-hand "$t" \
     "${sides[@]}"
   record_disk "$t" pack
   step "$set" pack-verify "${TIME[@]}" "$BIN" pack --db "$DB" --out "$DB" "${GAME[@]}" --in-hand "$t" \
     --verify --journal "$ROOT/state/$NAME.pack-verify.journal" \
     --verified-by "$ROOT/state/$NAME.verify.journal"
-  [ "$prune_below" = after ] && step "$set" prune-below prune $(( t - 1 ))
 done
 
 # The start position and its moves ranked, from the packed sets.

@@ -1,6 +1,7 @@
 //! `morris`: solve, query and play Nine Men's Morris and its family from the command line.
 
 mod commands;
+mod disk;
 mod json;
 mod options;
 mod progress;

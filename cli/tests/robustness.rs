@@ -268,6 +268,36 @@ fn a_plan_that_does_not_fit_is_refused_unless_forced() {
     forced.push("--force");
     let o = morris_env(&forced, ("MORRIS_TEST_FREE_DISK", "1000"));
     assert!(o.status.success(), "{}", stderr(&o));
+    // A pack refuses the same way, before it creates its directory: the tables still to pack
+    // can take at most a byte a slot and a fifth, and 3-3's alone is 210,140 slots.
+    let out = dir.parent().unwrap().join("packed");
+    let pack = [
+        "pack",
+        "--db",
+        d,
+        "--stones",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let o = morris_env(&pack, ("MORRIS_TEST_FREE_DISK", "200000"));
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("not enough disk space"), "{err}");
+    assert!(
+        err.contains("still to pack") && err.contains("missing"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!out.exists(), "a refused pack created its directory");
+    let o = morris_env(
+        &[&pack[..], &["--force"]].concat(),
+        ("MORRIS_TEST_FREE_DISK", "0"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Packed already: nothing left to write needs no room.
+    let o = morris_env(&pack, ("MORRIS_TEST_FREE_DISK", "0"));
+    assert!(o.status.success(), "{}", stderr(&o));
     // Only missing files count: a complete directory needs no room at all.
     let o = morris_env(&three, ("MORRIS_TEST_FREE_DISK", "0"));
     assert!(stdout(&o).contains("nothing to do"), "{}", stderr(&o));

@@ -58,4 +58,4 @@ pub use block::{compress, Block};
 pub use header::{PackedHeader, PACKED_HEADER_LEN, PACKED_MAGIC, PACKED_VERSION};
 pub use kind::{encode_outcomes, encode_values, packed_file_name, Kind};
 pub use table::PackedTable;
-pub use writer::{Layout, PackWriter};
+pub use writer::{max_table_len, Layout, PackWriter};

@@ -21,6 +21,23 @@ pub struct Layout {
     pub weaker_searched: bool,
 }
 
+/// The most bytes the packed table of `entries` slots of `kind`, in blocks of `block_slots`,
+/// can take when no distance needs more than its byte: each block's decoded bytes as zstd
+/// stores the least compressible input (a raw block, with its bound's margin and a frame),
+/// the block index and the header. A pack checks the free disk against it before it starts,
+/// so that it refuses at once instead of failing part way.
+pub fn max_table_len(entries: u64, kind: Kind, block_slots: u32) -> u64 {
+    let blocks = entries.div_ceil(block_slots as u64);
+    let decoded = match kind {
+        // Five values a byte, each block's last byte maybe part full.
+        Kind::Wdl => entries.div_ceil(5) + blocks,
+        Kind::Distance => entries,
+    };
+    /// A frame's header, block headers and checksum, and a block's two index words.
+    const PER_BLOCK: u64 = 64 + 16;
+    PACKED_HEADER_LEN as u64 + decoded + decoded / 256 + blocks * PER_BLOCK
+}
+
 pub struct PackWriter {
     file: AtomicFile,
     header: PackedHeader,

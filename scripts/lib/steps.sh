@@ -3,6 +3,14 @@
 # run stopped. Needs ROOT (logs in $ROOT/logs, markers in $ROOT/state) before it is sourced.
 mkdir -p "$ROOT/logs" "$ROOT/state" "$ROOT/bin"
 
+# Nice 19 yields the cores to other work only within one scheduling group: where the kernel
+# groups processes by session (autogroup) and the chain leads a session of its own (started
+# with setsid), its group would still get an equal share of the cores. So that group's own
+# nice value is set too; a chain inside another session (a terminal, CI) leaves it alone.
+if [ "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" ] && [ -w /proc/self/autogroup ]; then
+  echo 19 > /proc/self/autogroup 2>/dev/null || true
+fi
+
 # One binary for the whole chain, kept outside the work tree, so that a rebuild of the
 # checkout during a run of hours changes nothing under it (MORRIS_BIN names another).
 if [ -n "${MORRIS_BIN:-}" ]; then
@@ -10,7 +18,7 @@ if [ -n "${MORRIS_BIN:-}" ]; then
 else
   BIN=$ROOT/bin/morris-$(git rev-parse --short HEAD)
   if [ ! -x "$BIN" ]; then
-    cargo build --release -p morris
+    nice -n 19 cargo build --release -p morris
     cp target/release/morris "$BIN.tmp" && mv "$BIN.tmp" "$BIN"
   fi
 fi

@@ -47,6 +47,11 @@ impl Journal {
         Ok(Journal { path, passed })
     }
 
+    /// The stamp `check` passed with, if it did.
+    pub fn stamp_of(&self, check: &str) -> Option<&str> {
+        self.passed.get(check).map(String::as_str)
+    }
+
     /// True when `check` passed with exactly this stamp.
     pub fn passed(&self, check: &str, stamp: &str) -> bool {
         self.passed.get(check).is_some_and(|s| s == stamp)

@@ -82,6 +82,9 @@ pub struct Args {
     /// Worker threads (default: one per core)
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
+    /// Start even when the free disk is less than the tables still to pack can take at most
+    #[arg(long)]
+    force: bool,
     #[command(flatten)]
     rules: RuleFlags,
 }
@@ -164,6 +167,30 @@ pub fn run(args: Args) -> Result<(), Failure> {
     if args.verify {
         return verify(&args, &mut src, &keys, &kinds, max, reads);
     }
+    let block_slots = |kind| match kind {
+        Kind::Wdl => args.wdl_block_slots,
+        Kind::Distance => args.dtw_block_slots,
+    };
+    // The sets of `key` still to write.
+    let todo = |src: &Store, key: Key| -> Vec<Kind> {
+        if weaker_searched && is_searched(key) {
+            return Vec::new();
+        }
+        let todo = kinds.iter().copied();
+        todo.filter(|&k| !complete(&args, src, key, k)).collect()
+    };
+    if !args.force {
+        let (mut tables, mut need) = (0, 0);
+        for &key in &keys {
+            for kind in todo(&src, key) {
+                let slots = morris_db::slots(rules.board(), key);
+                tables += 1;
+                need += morris_packed::max_table_len(slots, kind, block_slots(kind));
+            }
+        }
+        let what = format!("the {tables} table(s) still to pack, at most");
+        crate::disk::check(&args.out, need, &what)?;
+    }
     std::fs::create_dir_all(&args.out)
         .map_err(|e| Failure::failed(format!("{}: cannot create: {e}", args.out.display())))?;
     let _lock = DirLock::acquire(&args.out, "morris pack").map_err(Failure::failed)?;
@@ -189,11 +216,7 @@ pub fn run(args: Args) -> Result<(), Failure> {
             bars.done(1);
             continue;
         }
-        let todo: Vec<Kind> = kinds
-            .iter()
-            .copied()
-            .filter(|&k| !complete(&args, &src, key, k))
-            .collect();
+        let todo = todo(&src, key);
         if todo.is_empty() {
             bars.println(&format!("{key}: packed already, skipped"));
             bars.done(1);
@@ -288,13 +311,47 @@ fn verify(
     order.sort_by_key(|&(searched, _)| searched);
     let bars = Bars::new(keys.len() as u64, "keys");
     let mut bad = 0u64;
+    let tags: Vec<&str> = kinds.iter().map(|k| k.tag()).collect();
+    // A key checked on the sample is not one checked in full: the mode is in the line.
+    let check_line = |src: &Store, key: Key, mode: Searched| {
+        format!(
+            "pack --verify {} {} {}{}",
+            args.out.display(),
+            tags.join("+"),
+            src.path(key)
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy(),
+            match mode {
+                Searched::Every => "",
+                Searched::Sample => " sampled",
+            }
+        )
+    };
     for (searched, key) in order {
-        let read = reads(key, searched);
-        open_all(src, &read, max, false)?;
         let mode = match &verified {
-            Some(j) if searched && verified_before(src, key, j) => Searched::Sample,
+            Some(v) if searched => {
+                let checked = |k: Key, sum: &str| {
+                    journal.as_ref().is_some_and(|j| {
+                        [Searched::Every, Searched::Sample].into_iter().any(|mode| {
+                            let stamp = j.stamp_of(&check_line(src, k, mode));
+                            stamp.and_then(|s| s.split(',').next()) == Some(sum)
+                        })
+                    })
+                };
+                match verified_before(src, key, v, checked) {
+                    true => Searched::Sample,
+                    false => Searched::Every,
+                }
+            }
             _ => Searched::Every,
         };
+        // On the sample the children are read from the packed sets, by the reader.
+        let read = match mode {
+            Searched::Every => reads(key, searched),
+            Searched::Sample => vec![key],
+        };
+        open_all(src, &read, max, false)?;
         // The check is of these kinds, against these unpacked tables and these packed files.
         let mut sums: Vec<u64> = read
             .iter()
@@ -312,21 +369,7 @@ fn verify(
                 );
             }
         }
-        let tags: Vec<&str> = kinds.iter().map(|k| k.tag()).collect();
-        // A key checked on the sample is not one checked in full: the mode is in the line.
-        let check = format!(
-            "pack --verify {} {} {}{}",
-            args.out.display(),
-            tags.join("+"),
-            src.path(key)
-                .file_name()
-                .unwrap_or_default()
-                .to_string_lossy(),
-            match mode {
-                Searched::Every => "",
-                Searched::Sample => " sampled",
-            }
-        );
+        let check = check_line(src, key, mode);
         let stamp = stamp(sums);
         if journal.as_ref().is_some_and(|j| j.passed(&check, &stamp)) {
             bars.println(&format!("{key}: verified before (journal), skipped"));
@@ -388,19 +431,34 @@ fn verify(
     Ok(())
 }
 
-/// Whether `journal` (of `morris verify --journal`) records `key` as verified against the
-/// tables `src` holds now. A table that does not open is not verified (the key is then checked
-/// in full, which says what is missing).
-fn verified_before(src: &Store, key: Key, journal: &Journal) -> bool {
+/// Whether a `morris verify` run (its journal, `verify`) passed on `key`'s table as it is now,
+/// so that its positions need only a sample through the packed reader. Verify read the key's
+/// children too: each must be unchanged since, or, where its table is gone (a layered solve
+/// deletes a layer once the layer above is verified), have passed the packed check from the
+/// table verify read (`checked(child, its checksum then)`), so that the packed sets the
+/// reader searches hold what verify read.
+fn verified_before(
+    src: &Store,
+    key: Key,
+    verify: &Journal,
+    checked: impl Fn(Key, &str) -> bool,
+) -> bool {
     let read = morris_tablebase::reads(src.rules(), key);
-    if read
-        .iter()
-        .any(|&k| src.load(k, Checks::default(), false).is_err())
-    {
+    let (check, _) = journal_line(src, key, &[]);
+    let Some(sums) = verify.stamp_of(&check) else {
         return false;
-    }
-    let (check, stamp) = journal_line(src, key, &read);
-    journal.passed(&check, &stamp)
+    };
+    let sums: Vec<&str> = sums.split(',').collect();
+    sums.len() == read.len()
+        && read
+            .iter()
+            .zip(sums)
+            .all(|(&k, sum)| match src.load(k, Checks::default(), false) {
+                Ok(_) => src
+                    .table(k)
+                    .is_some_and(|(_, t)| stamp([t.header().checksum]) == sum),
+                Err(_) => k != key && checked(k, sum),
+            })
 }
 
 /// Probe latency of the packed sets (`morris_tablebase::packed::latency`), printed a pass

@@ -284,18 +284,11 @@ impl Needs {
         if self.files == 0 {
             return Ok(());
         }
-        if let Some(free) = free_disk(dir) {
-            if self.disk > free {
-                return Err(Failure::failed(format!(
-                    "not enough disk space: the {} missing file(s) need {}, {} has {} free \
-                     (free some space, or pass --force to start anyway)",
-                    self.files,
-                    bytes(self.disk),
-                    dir.display(),
-                    bytes(free)
-                )));
-            }
-        }
+        crate::disk::check(
+            dir,
+            self.disk,
+            &format!("the {} missing file(s)", self.files),
+        )?;
         if let Some(available) = available_memory() {
             if self.memory > available {
                 return Err(Failure::failed(format!(
@@ -321,47 +314,6 @@ fn file_len(rules: &Rules, metric: Metric, key: Key) -> u64 {
 /// bytes), so that the tests can check a refusal without filling a disk or the memory.
 fn test_hook(name: &str) -> Option<u64> {
     std::env::var(name).ok()?.parse().ok()
-}
-
-/// Bytes an unprivileged user may still write on the file system of `dir` (or of its nearest
-/// existing ancestor, for a directory not created yet).
-fn free_disk(dir: &Path) -> Option<u64> {
-    if let Some(v) = test_hook("MORRIS_TEST_FREE_DISK") {
-        return Some(v);
-    }
-    let mut at = if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    };
-    while !at.exists() {
-        at = match at.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-    }
-    statvfs_free(at)
-}
-
-#[cfg(unix)]
-fn statvfs_free(path: &Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
-    // SAFETY: `c` is a valid NUL-terminated path, `st` a properly sized out-parameter that
-    // statvfs fills in completely on success (and that is read only then).
-    let st = unsafe {
-        let mut st: libc::statvfs = std::mem::zeroed();
-        if libc::statvfs(c.as_ptr(), &mut st) != 0 {
-            return None;
-        }
-        st
-    };
-    Some((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
-}
-
-#[cfg(not(unix))]
-fn statvfs_free(_path: &Path) -> Option<u64> {
-    None
 }
 
 /// The kernel's estimate of memory available to new work without swapping (`MemAvailable`
