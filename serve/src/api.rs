@@ -3,6 +3,7 @@
 //! Probes read memory-mapped tables (a page fault can wait on the disk), so they run on the
 //! runtime's blocking pool, never on the threads that serve connections.
 
+use crate::clients::{ClientBuckets, ProxyHeader};
 use crate::limit::{Bucket, MAX_IN_FLIGHT};
 use crate::params::Params;
 use crate::stats::{self, KeyReport};
@@ -29,8 +30,14 @@ use std::sync::{Arc, Mutex};
 pub struct AppState {
     pub db: PathBuf,
     pub default: RuleSet,
+    /// The bound of all clients together.
     pub bucket: Bucket,
+    /// Each client's own bound.
+    pub clients: ClientBuckets,
+    /// Where the client's address is read behind a proxy (`--trust-proxy`).
+    pub trust_proxy: Option<ProxyHeader>,
     pub in_flight: Arc<tokio::sync::Semaphore>,
+    pub request_timeout: std::time::Duration,
     pub cors: bool,
     pub stats_max_slots: u64,
     /// One reader per rule set (without its turn limit), opened on first use: a reader keeps
@@ -38,8 +45,10 @@ pub struct AppState {
     tablebases: Mutex<HashMap<RuleSet, Arc<Tablebase>>>,
     /// Keys whose statistics were computed (a pass over the whole table each).
     stats: Mutex<HashMap<(RuleSet, Key), Arc<KeyReport>>>,
-    /// One statistics computation at a time: each already uses every core.
-    stats_turn: tokio::sync::Mutex<()>,
+    /// One statistics computation at a time: each already uses every core. The computation
+    /// holds it, not the request: one whose client timed out still finishes (and fills the
+    /// cache) before the next starts.
+    stats_turn: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl AppState {
@@ -48,12 +57,15 @@ impl AppState {
             db: args.db.clone(),
             default,
             bucket: Bucket::new(args.rate),
+            clients: ClientBuckets::new(args.client_rate),
+            trust_proxy: args.trust_proxy,
             in_flight: Arc::new(tokio::sync::Semaphore::new(MAX_IN_FLIGHT)),
+            request_timeout: args.request_timeout,
             cors: args.cors,
             stats_max_slots: args.stats_max_slots,
             tablebases: Mutex::new(HashMap::new()),
             stats: Mutex::new(HashMap::new()),
-            stats_turn: tokio::sync::Mutex::new(()),
+            stats_turn: Arc::new(tokio::sync::Mutex::new(())),
         }
     }
 
@@ -476,6 +488,8 @@ pub async fn games(
         "games": games,
         "limits": {
             "requests_per_second": state.bucket_rate(),
+            "client_requests_per_second": state.clients.rate(),
+            "request_timeout_seconds": state.request_timeout.as_secs_f64(),
             "stats_max_slots": state.stats_max_slots,
         },
     })))
@@ -532,9 +546,10 @@ pub async fn key_stats(
     if let Some(r) = state.cached(&set, key) {
         return Ok(Json(serde_json::to_value(&*r).expect("serialisable")));
     }
-    let _turn = state.stats_turn.lock().await;
+    let turn = state.stats_turn.clone().lock_owned().await;
     let s = state.clone();
     let r = blocking(move || {
+        let _turn = turn;
         let plain = morris_tablebase::store::Store::new(&s.db, rules);
         let rule = set.moves_without_capture().map(|n| {
             morris_tablebase::store::Store::with_metric(
@@ -588,9 +603,10 @@ pub async fn stats_page(
 ) -> Result<Html<String>, ApiError> {
     let p = params(q)?;
     let set = p.rule_set(&state.default).map_err(ApiError::bad)?;
-    let _turn = state.stats_turn.lock().await;
+    let turn = state.stats_turn.clone().lock_owned().await;
     let s = state.clone();
     let html = blocking(move || {
+        let _turn = turn;
         let c = stats::compute_with(
             &s.db,
             &set,

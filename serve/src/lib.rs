@@ -7,11 +7,15 @@
 //! position each one leads to, so the one move generator of the engine stays the only one.
 //!
 //! The server binds to localhost unless told otherwise, sends no CORS header unless asked
-//! (`--cors`), bounds the size of a request and the rate of requests, and answers every bad
-//! request with a JSON error and a 4xx status rather than a panic.
+//! (`--cors`), bounds the size of a request, the rate of requests and the connections of each
+//! client and of all, the time a request may take to arrive and to be answered, answers every
+//! bad request with a JSON error and a 4xx status rather than a panic, and on SIGTERM or
+//! Ctrl-C finishes what it is answering (within a bound) and exits 0.
 
 mod api;
+mod clients;
 mod limit;
+mod listen;
 mod params;
 pub mod stats;
 
@@ -20,12 +24,15 @@ pub mod stats;
 pub use morris_engine::rule_set::RuleArgs as RuleOptions;
 pub use morris_engine::RuleSet;
 
+pub use clients::ProxyHeader;
+
 use api::AppState;
 use axum::routing::get;
 use axum::Router;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The options of `morris serve`.
 #[derive(clap::Args, Clone, Debug)]
@@ -44,10 +51,43 @@ pub struct Args {
     // The rule options the page opens with (the API takes others per request).
     #[command(flatten)]
     pub rules: RuleOptions,
-    /// Most API requests per second before the server answers 429 (bursts of twice this pass)
+    /// Most API requests per second of all clients together before the server answers 429
+    /// (bursts of twice this pass): the last resort when many clients ask at once
     #[arg(long, value_name = "N", default_value_t = 500,
           value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub rate: u32,
+    /// Most API requests per second of one client before it is answered 429 with Retry-After
+    /// (bursts of twice this pass); the other clients are not slowed
+    #[arg(long, value_name = "N", default_value_t = 50,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub client_rate: u32,
+    /// Behind one reverse proxy: take the client's address from the last element of this
+    /// header (the one the proxy added; the others are the client's own words) rather than
+    /// from the connection, and leave the per-client connection cap to the proxy. Off by
+    /// default: only give it when the proxy is the only way in
+    #[arg(long, value_name = "HEADER", num_args = 0..=1,
+          default_missing_value = "x-forwarded-for")]
+    pub trust_proxy: Option<ProxyHeader>,
+    /// Most connections open at once, all clients together (beyond: 503, closed at once)
+    #[arg(long, value_name = "N", default_value_t = 256,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_connections: u32,
+    /// Most connections open at once from one client (beyond: 429, closed at once)
+    #[arg(long, value_name = "N", default_value_t = 16,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub max_client_connections: u32,
+    /// Seconds a connection may take to send a request head, counted from its opening or the
+    /// end of its previous answer: it bounds slow headers and idle keep-alive connections
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = seconds)]
+    pub header_timeout: Duration,
+    /// Seconds a request may take to be answered, its wait for a turn included; beyond, 503
+    /// with a JSON error (the search it started is not cut, but no client waits on it)
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = seconds)]
+    pub request_timeout: Duration,
+    /// Seconds the requests in flight at SIGTERM or Ctrl-C have to finish before the server
+    /// exits anyway
+    #[arg(long, value_name = "SECS", default_value = "10", value_parser = seconds)]
+    pub drain_timeout: Duration,
     /// Send `Access-Control-Allow-Origin: *` so that pages of other origins may call the API
     #[arg(long)]
     pub cors: bool,
@@ -58,6 +98,35 @@ pub struct Args {
     /// answer waits for the disk (it takes the set's size of RAM, as page cache)
     #[arg(long)]
     pub preload: bool,
+}
+
+/// A number of seconds on the command line: more than 0, at most a day, fractions allowed.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(secs > 0.0 && secs <= 86_400.0) {
+        return Err(format!(
+            "{text} s is out of range: more than 0, at most 86400"
+        ));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+impl Args {
+    /// The bounds of the accept loop.
+    fn bounds(&self) -> listen::Bounds {
+        listen::Bounds {
+            max_connections: self.max_connections as usize,
+            max_client_connections: match self.trust_proxy {
+                Some(_) => None,
+                None => Some(self.max_client_connections as usize),
+            },
+            header_timeout: self.header_timeout,
+            drain_timeout: self.drain_timeout,
+        }
+    }
 }
 
 /// The options of `morris report`.
@@ -172,16 +241,12 @@ pub fn spawn(args: Args) -> Result<Running, String> {
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let bounds = args.bounds();
     let thread = std::thread::spawn(move || {
-        runtime()?.block_on(async move {
-            let listener = tokio::net::TcpListener::from_std(listener)
-                .map_err(|e| format!("cannot listen: {e}"))?;
-            axum::serve(listener, router(state))
-                .with_graceful_shutdown(async move {
-                    let _ = rx.await;
-                })
-                .await
-                .map_err(|e| format!("server failed: {e}"))
+        serve_on(listener, state, bounds, || {
+            Ok(async move {
+                let _ = rx.await;
+            })
         })
     });
     Ok(Running {
@@ -191,7 +256,8 @@ pub fn spawn(args: Args) -> Result<Running, String> {
     })
 }
 
-/// Runs the server in the foreground until Ctrl-C.
+/// Runs the server in the foreground until SIGTERM or Ctrl-C, then lets the requests in
+/// flight finish (within `--drain-timeout`) and returns `Ok`.
 pub fn run(args: Args) -> Result<(), String> {
     let (state, listener) = prepare(&args)?;
     let addr = listener
@@ -202,19 +268,36 @@ pub fn run(args: Args) -> Result<(), String> {
             "warning: listening on {addr}, reachable from other machines (the default is 127.0.0.1)"
         );
     }
-    println!(
-        "morris serve: http://{addr}/ (statistics at /stats, API at /api/query), Ctrl-C to stop"
-    );
-    runtime()?.block_on(async move {
+    let announce = move || {
+        let stop = listen::signals()?;
+        println!(
+            "morris serve: http://{addr}/ (statistics at /stats, API at /api/query), Ctrl-C to stop"
+        );
+        Ok(stop)
+    };
+    serve_on(listener, state, args.bounds(), announce)?;
+    eprintln!("morris serve: stopped");
+    Ok(())
+}
+
+/// Serves on a runtime of its own until the future `stop` makes (on the runtime, before the
+/// first connection) completes, then drains and shuts the runtime down; a probe still running
+/// on the blocking pool is not waited for longer than a second (its client is gone).
+fn serve_on<F: std::future::Future<Output = ()>>(
+    listener: std::net::TcpListener,
+    state: Arc<AppState>,
+    bounds: listen::Bounds,
+    stop: impl FnOnce() -> Result<F, String>,
+) -> Result<(), String> {
+    let rt = runtime()?;
+    let served = rt.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener)
             .map_err(|e| format!("cannot listen: {e}"))?;
-        axum::serve(listener, router(state))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await
-            .map_err(|e| format!("server failed: {e}"))
-    })
+        let stop = stop()?;
+        listen::serve(listener, router(state), bounds, stop).await
+    });
+    rt.shutdown_timeout(Duration::from_secs(1));
+    served
 }
 
 /// Checks the options and binds the socket before any thread starts, so that a wrong

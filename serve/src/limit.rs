@@ -1,31 +1,78 @@
 //! Bounds on what a client can ask of the server: the size of a request, the rate of API
-//! requests, the number answered at once; and the headers every answer carries.
+//! requests (per client and in all), the number answered at once, the time each may take;
+//! and the headers every answer carries.
 //!
 //! The server is meant for one person on their own machine, but a page of another site open
-//! in the same browser can still send it requests: the bounds keep such a page (or a script
-//! in a loop) from tying up the machine, and the absence of CORS headers keeps it from
-//! reading the answers unless `--cors` says so.
+//! in the same browser can still send it requests, and an operator may put it on a network:
+//! the bounds keep one client (a page, a script in a loop) from slowing the others or tying up
+//! the machine, and the absence of CORS headers keeps a foreign page from reading the answers
+//! unless `--cors` says so.
 
 use crate::api::{ApiError, AppState};
-use axum::extract::{Request, State};
+use crate::clients::Client;
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The longest query string accepted: a position of the largest board with its options is
 /// under 300 characters.
 pub const MAX_QUERY: usize = 2048;
 /// The API takes no body; anything larger than this is refused unread.
 pub const MAX_BODY: usize = 16 * 1024;
-/// Requests answered at once; more wait for a turn.
+/// Requests answered at once; more wait for a turn (within the request timeout).
 pub const MAX_IN_FLIGHT: usize = 64;
 
-/// A token bucket: `rate` tokens a second, up to `2 * rate` saved, one per API request.
+/// The state of a token bucket: `rate` tokens a second, up to `2 * rate` saved (a burst of
+/// twice the rate passes, as a page asks for a few answers at once), one per API request.
+#[derive(Clone, Copy, Debug)]
+pub struct Tokens {
+    left: f64,
+    at: Instant,
+}
+
+impl Tokens {
+    /// A bucket as a client that has not asked for a while finds it: full.
+    pub fn full(rate: f64, now: Instant) -> Tokens {
+        Tokens {
+            left: 2.0 * rate,
+            at: now,
+        }
+    }
+
+    /// Takes a token, or says how long until there is one (so that `Retry-After` is true).
+    pub fn take(&mut self, rate: f64, now: Instant) -> Result<(), Duration> {
+        self.refill(rate, now);
+        if self.left >= 1.0 {
+            self.left -= 1.0;
+            Ok(())
+        } else {
+            Err(Duration::from_secs_f64((1.0 - self.left) / rate))
+        }
+    }
+
+    /// Whether the bucket is full again at `now`: it is then the same as a new one, so that
+    /// forgetting it changes nothing.
+    pub fn is_full(&self, rate: f64, now: Instant) -> bool {
+        let mut t = *self;
+        t.refill(rate, now);
+        t.left >= 2.0 * rate
+    }
+
+    fn refill(&mut self, rate: f64, now: Instant) {
+        let gained = now.saturating_duration_since(self.at).as_secs_f64() * rate;
+        self.left = (self.left + gained).min(2.0 * rate);
+        self.at = now;
+    }
+}
+
+/// The bucket every client shares: the last resort when many clients ask at once.
 pub struct Bucket {
     rate: f64,
-    state: Mutex<(f64, Instant)>,
+    tokens: Mutex<Tokens>,
 }
 
 impl Bucket {
@@ -33,7 +80,7 @@ impl Bucket {
         let rate = rate as f64;
         Bucket {
             rate,
-            state: Mutex::new((2.0 * rate, Instant::now())),
+            tokens: Mutex::new(Tokens::full(rate, Instant::now())),
         }
     }
 
@@ -42,49 +89,91 @@ impl Bucket {
         self.rate
     }
 
-    /// Takes a token, or says no.
-    pub fn take(&self) -> bool {
-        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let now = Instant::now();
-        let refill = now.duration_since(s.1).as_secs_f64() * self.rate;
-        s.0 = (s.0 + refill).min(2.0 * self.rate);
-        s.1 = now;
-        if s.0 >= 1.0 {
-            s.0 -= 1.0;
-            true
-        } else {
-            false
-        }
+    /// Takes a token, or says how long until there is one.
+    pub fn take(&self) -> Result<(), Duration> {
+        let mut t = self.tokens.lock().unwrap_or_else(|p| p.into_inner());
+        t.take(self.rate, Instant::now())
     }
+}
+
+/// Who sent a request: the peer of its connection, or with `--trust-proxy` the address the
+/// proxy says it forwards for.
+fn client_of(state: &AppState, req: &Request) -> Client {
+    let peer = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+    let ip = state
+        .trust_proxy
+        .and_then(|h| h.client(req.headers()))
+        .unwrap_or(peer);
+    Client::of(ip)
+}
+
+/// 429 with the whole seconds to wait (at least one) in `Retry-After`.
+fn too_many(wait: Duration, whose: &str) -> Response {
+    let secs = wait.as_secs_f64().ceil().max(1.0) as u64;
+    let mut r = ApiError::new(
+        StatusCode::TOO_MANY_REQUESTS,
+        format!("too many requests {whose}: try again in {secs} s"),
+    )
+    .into_response();
+    r.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    r
 }
 
 /// The middleware in front of every route.
 pub async fn guard(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
     let too_long = req.uri().query().is_some_and(|q| q.len() > MAX_QUERY)
         || req.uri().path().len() > MAX_QUERY;
+    let api = req.uri().path().starts_with("/api/");
+    // The client's own bucket first, so that a client over its limit spends none of the
+    // tokens the others share.
+    let refused = if api {
+        match state.clients.take(client_of(&state, &req)) {
+            Err(wait) => Some((wait, "from your address")),
+            Ok(()) => state.bucket.take().err().map(|w| (w, "to this server")),
+        }
+    } else {
+        None
+    };
     let mut response = if too_long {
         ApiError::new(
             StatusCode::URI_TOO_LONG,
             format!("the request is longer than {MAX_QUERY} characters"),
         )
         .into_response()
-    } else if req.uri().path().starts_with("/api/") && !state.bucket.take() {
-        let mut r = ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "too many requests: try again in a moment".to_string(),
-        )
-        .into_response();
-        r.headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-        r
+    } else if let Some((wait, whose)) = refused {
+        too_many(wait, whose)
     } else {
-        match state.in_flight.clone().acquire_owned().await {
-            Ok(_permit) => next.run(req).await,
-            Err(_) => ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "the server is shutting down".to_string(),
-            )
-            .into_response(),
+        // The wait for a turn counts against the request's time too: no request hangs.
+        let timeout = state.request_timeout;
+        let work = async {
+            match state.in_flight.clone().acquire_owned().await {
+                Ok(_permit) => next.run(req).await,
+                Err(_) => ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "the server is shutting down".to_string(),
+                )
+                .into_response(),
+            }
+        };
+        match tokio::time::timeout(timeout, work).await {
+            Ok(r) => r,
+            Err(_) => {
+                let mut r = ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!(
+                        "the answer took longer than this server allows ({} s, --request-timeout)",
+                        timeout.as_secs_f64()
+                    ),
+                )
+                .into_response();
+                r.headers_mut()
+                    .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+                r
+            }
         }
     };
     let h = response.headers_mut();
@@ -105,4 +194,24 @@ pub async fn guard(State(state): State<Arc<AppState>>, req: Request, next: Next)
         );
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tokens;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn a_bucket_passes_a_burst_then_says_how_long_to_wait() {
+        let t0 = Instant::now();
+        let mut b = Tokens::full(2.0, t0);
+        for _ in 0..4 {
+            assert!(b.take(2.0, t0).is_ok());
+        }
+        let wait = b.take(2.0, t0).unwrap_err();
+        assert!(wait > Duration::from_millis(400) && wait <= Duration::from_millis(500));
+        assert!(b.take(2.0, t0 + Duration::from_millis(500)).is_ok());
+        assert!(!b.is_full(2.0, t0 + Duration::from_secs(1)));
+        assert!(b.is_full(2.0, t0 + Duration::from_secs(3)));
+    }
 }

@@ -42,7 +42,8 @@ pub fn built(name: &str, sets: &[(Rules, Metric)]) -> PathBuf {
 }
 
 /// A server of the tables in `db` on an ephemeral localhost port, three stones a side by
-/// default, at `rate` requests a second, with CORS headers if `cors`.
+/// default, at `rate` requests a second (for each client and in all), with CORS headers if
+/// `cors`, and the server's default connection bounds and timeouts.
 pub fn serve_args(db: &Path, rate: u32, cors: bool) -> Args {
     Args {
         db: db.to_path_buf(),
@@ -52,6 +53,13 @@ pub fn serve_args(db: &Path, rate: u32, cors: bool) -> Args {
             ..RuleOptions::standard(Game::Nine)
         },
         rate,
+        client_rate: rate,
+        trust_proxy: None,
+        max_connections: 256,
+        max_client_connections: 16,
+        header_timeout: Duration::from_secs(10),
+        request_timeout: Duration::from_secs(10),
+        drain_timeout: Duration::from_secs(10),
         cors,
         stats_max_slots: 10_000_000,
         preload: false,
