@@ -1,58 +1,35 @@
 #!/usr/bin/env bash
-# Every run of hours, chained in the order they read each other, for a machine whose disk is
-# kept from one run to the next:
-#   1. the Nine game without flying, plain and at N = 50 (scripts/solve-seeds.sh, sets
-#      noflying and nofly-nc50, every set's figures before the packing): the raw no-flying
-#      tables are deleted once both are packed;
-#   2. the whole Nine game, plain and under the no-capture rule of the seed sites
-#      (solve-seeds.sh, sets plain, nc100, plainpack: the rule sets read the plain tables,
-#      which are packed last). N = 50 is left out: its figures are in
-#      results/nine-nocapture.md; `SETS=nc50 bash scripts/solve-seeds.sh` builds it while the
-#      raw plain tables are there (NINE_SETS="plain nc50 nc100 plainpack" chains it);
-#   3. Twelve Men's Morris whole (scripts/solve-layers.sh twelve), then Lasker Morris if asked
-#      (LASKER=1).
-# Each step leaves a marker and resumes, so the same command after an interruption goes on
-# where it stopped. At nice 19 throughout: run it in the background and work beside it.
+# Every run of hours, chained in one order, for a machine whose disk is kept from one run to
+# the next. Each step leaves a marker and resumes, so the same command after an interruption
+# (a reboot, the machine's processes ended) goes on where it stopped. At nice 19 throughout:
+# run it in a session of its own and work beside it.
 #
-#   nohup bash scripts/long-runs.sh > ~/morris-dbs/long-runs.log 2>&1 &
+#   setsid nohup bash scripts/long-runs.sh >> ~/morris-dbs/long-runs.log 2>&1 < /dev/null &
+#   CHAIN="nine-nc50" bash scripts/long-runs.sh    # some runs only, in the order given
 #   MORRIS_ROOT=/big/disk bash scripts/long-runs.sh
-#   KEEP_RAW=1 bash scripts/long-runs.sh     # keep the raw plain Nine tables (25.5 GiB more)
-#   LASKER=1 bash scripts/long-runs.sh       # Lasker Morris whole after Twelve
-#   SKIP_NINE=1 bash scripts/long-runs.sh    # (any value) straight to Twelve: a machine without the Nine
-#                                   # sets, whose figures are in results/ already (the plain
-#                                   # set's raw tables are then neither needed nor deleted)
 #
-# Disk: the raw plain Nine tables (25.5 GiB) do not fit beside Twelve's run (up to about
-# 40 GB) and the packed sets, so once the rule sets that read them are built and they are
-# packed and their packed set verified, they are deleted before Twelve starts: every answer
-# stays available from the packed set (values and distances), their checksums are in
-# results/nine-checksums.txt, and `morris solve --db DIR` rebuilds them in about half an hour.
-# The packed rule sets go too where the disk needs it (below); the plain packed set stays.
+# The runs (CHAIN, default "lasker nine-nc50"):
+#   lasker     Lasker Morris whole, a layer at a time within 60 GB (scripts/solve-layers.sh)
+#   nine-nc50  the whole Nine game, its checksums compared with results/nine-checksums.txt and
+#              verified, then the no-capture rule at N = 50 over it solved, verified, counted
+#              and packed, every log kept (scripts/solve-seeds.sh, sets plain and nc50)
+#   noflying   the Nine game without flying, plain and at N = 50 (sets noflying, nofly-nc50)
+#   nine       the plain game, N = 100 and the plain set packed (sets plain, nc100, plainpack);
+#              then the raw plain tables (25.5 GiB) are deleted for room (KEEP_RAW=1 keeps
+#              them): every answer stays available from the packed set, their checksums are in
+#              results/nine-checksums.txt, and `morris solve --db DIR` rebuilds them
+#   twelve     Twelve Men's Morris whole (scripts/solve-layers.sh), as results/twelve.md has it
+#
+# Disk: a layered game's directory peaks near 60 GB (docs/long-runs.md). Before one starts,
+# the packed Nine rule sets are deleted, rule sets first, until the disk has that room; only
+# a set whose figures are all logged (packed, verified, timed, measured) goes, and
+# scripts/seeds-report.py reads its figures from the logs. A rehearsal (SCOPE) needs no room.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=${MORRIS_ROOT:-$HOME/morris-dbs}
 export MORRIS_ROOT=$ROOT
+mkdir -p "$ROOT"
 
-if [ -z "${SKIP_NINE:-}" ]; then
-  FIGURES_FIRST=1 SETS="noflying nofly-nc50" bash scripts/solve-seeds.sh
-  SETS=${NINE_SETS:-"plain nc100 plainpack"} bash scripts/solve-seeds.sh
-fi
-
-if [ -z "${KEEP_RAW:-}" ] && [ -z "${SKIP_NINE:-}" ]; then
-  [ -f "$ROOT/state/plain.pack-verify.done" ] || { echo "plain is not packed and verified" >&2; exit 1; }
-  plain=(-maxdepth 1 -regextype posix-extended -regex '.*/nine(-s[0-9]+)?(-[0-9]+){4}\.mdb')
-  n=$(find "$ROOT/nine" "${plain[@]}" | wc -l)
-  if [ "$n" -gt 0 ]; then
-    find "$ROOT/nine" "${plain[@]}" -delete
-    echo "=== nine: $n raw plain tables deleted for Twelve's room (packed set kept)"
-  fi
-fi
-
-# Room for a layered game (scripts/solve-layers.sh): Twelve's directory peaks near 58 GB
-# (docs/long-runs.md), Lasker's too. The packed Nine sets other than the plain game's are
-# deleted, rule sets first, until the disk has that room; only a set whose figures are all
-# logged (packed, verified, timed, measured) goes, and scripts/seeds-report.py reads its
-# figures from the logs. A rehearsal (SCOPE) needs no room.
 room=${LAYERS_ROOM:-$([ -n "${SCOPE:-}" ] && echo 0 || echo 62000000000)}
 room_left() {
   local avail have
@@ -81,12 +58,27 @@ make_room() {
   fi
 }
 
-make_room twelve
-bash scripts/solve-layers.sh twelve
+# The raw plain Nine tables, once packed and the packed set verified.
+delete_raw_plain() {
+  [ -f "$ROOT/state/plain.pack-verify.done" ] || { echo "plain is not packed and verified" >&2; exit 1; }
+  local plain=(-maxdepth 1 -regextype posix-extended -regex '.*/nine(-s[0-9]+)?(-[0-9]+){4}\.mdb')
+  local n
+  n=$(find "$ROOT/nine" "${plain[@]}" | wc -l)
+  if [ "$n" -gt 0 ]; then
+    find "$ROOT/nine" "${plain[@]}" -delete
+    echo "=== nine: $n raw plain tables deleted for room (packed set kept)"
+  fi
+}
 
-# Lasker Morris only when asked (LASKER=1): beside Twelve's packed set (about 25 GB) it does
-# not fit a disk of 80 GB (results/lasker-plan.md).
-if [ -n "${LASKER:-}" ]; then
-  make_room lasker
-  bash scripts/solve-layers.sh lasker
-fi
+for run in ${CHAIN:-lasker nine-nc50}; do
+  case $run in
+    lasker|twelve) make_room "$run"; bash scripts/solve-layers.sh "$run" ;;
+    nine-nc50) SETS="plain nc50" bash scripts/solve-seeds.sh ;;
+    noflying) FIGURES_FIRST=1 SETS="noflying nofly-nc50" bash scripts/solve-seeds.sh ;;
+    nine)
+      SETS="plain nc100 plainpack" bash scripts/solve-seeds.sh
+      [ -z "${KEEP_RAW:-}" ] && delete_raw_plain ;;
+    *) echo "long-runs.sh: no run named $run (lasker, nine-nc50, noflying, nine, twelve)" >&2
+       exit 2 ;;
+  esac
+done

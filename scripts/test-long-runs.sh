@@ -13,20 +13,22 @@ export MORRIS_BIN SCOPE="--stones 4"
 ROOT=$(mktemp -d)
 trap 'rm -rf "$ROOT"' EXIT
 
-MORRIS_ROOT=$ROOT LASKER=1 bash scripts/long-runs.sh > "$ROOT/run.log" 2>&1 \
+# Every run, the default chain's first.
+export CHAIN="lasker nine-nc50 noflying nine twelve"
+MORRIS_ROOT=$ROOT bash scripts/long-runs.sh > "$ROOT/run.log" 2>&1 \
   || { tail -20 "$ROOT/run.log"; echo "scripts/long-runs.sh failed" >&2; exit 1; }
 tables() {
   find "$ROOT" -type f \( -name '*.mdb' -o -name '*.mpk' \) -print0 | sort -z | xargs -0 md5sum
 }
 sums=$(tables)
-MORRIS_ROOT=$ROOT LASKER=1 bash scripts/long-runs.sh > "$ROOT/again.log" 2>&1
+MORRIS_ROOT=$ROOT bash scripts/long-runs.sh > "$ROOT/again.log" 2>&1
 if grep -- '=== .*: start' "$ROOT/again.log"; then
   echo "scripts/long-runs.sh ran the steps above again instead of skipping them" >&2
   exit 1
 fi
 [ "$sums" = "$(tables)" ] || { echo "scripts/long-runs.sh changed files when rerun" >&2; exit 1; }
 echo "scripts/long-runs.sh: $(grep -c '=== .*: done in' "$ROOT/run.log") steps, a rerun skips them all"
-# The raw plain tables were deleted for Twelve's room; the packed set answers instead.
+# The raw plain tables were deleted for room; the packed set answers instead.
 [ -z "$(find "$ROOT/nine" -regextype posix-extended -regex '.*/nine-s4(-[0-9]+){4}\.mdb')" ] \
   || { echo "the raw plain tables were kept" >&2; exit 1; }
 # (The answer is read whole first: `grep -q` leaving early would kill the writer under pipefail.)
@@ -99,27 +101,32 @@ done
 room() {
   echo $(( $(df -B1 --output=avail "$ROOT" | tail -1) + $(du -sb "$ROOT/twelve-s4" | cut -f1) + $1 ))
 }
-MORRIS_ROOT=$ROOT LAYERS_ROOM=$(room 1) bash scripts/long-runs.sh > "$ROOT/room.log" 2>&1 \
+MORRIS_ROOT=$ROOT LAYERS_ROOM=$(room 1) CHAIN=twelve bash scripts/long-runs.sh > "$ROOT/room.log" 2>&1 \
   || { tail -5 "$ROOT/room.log"; echo "long-runs.sh failed to make room for Twelve" >&2; exit 1; }
 grep -q "=== nc100: packed set deleted for twelve's room" "$ROOT/room.log" && [ -d "$ROOT/nine-plain-packed" ] \
   || { echo "long-runs.sh made room for Twelve wrongly: $(ls "$ROOT")" >&2; exit 1; }
-if MORRIS_ROOT=$ROOT LAYERS_ROOM=$(room 1000000000000000) bash scripts/long-runs.sh \
+if MORRIS_ROOT=$ROOT LAYERS_ROOM=$(room 1000000000000000) CHAIN=twelve bash scripts/long-runs.sh \
   > "$ROOT/full.log" 2>&1; then
   echo "long-runs.sh went on without room for Twelve" >&2
   exit 1
 fi
 grep -q 'twelve needs .* more are missing' "$ROOT/full.log" && [ -d "$ROOT/nine-plain-packed" ] \
   || { tail -3 "$ROOT/full.log"; echo "no room for Twelve, told wrongly" >&2; exit 1; }
-# SKIP_NINE goes straight to the layered games: from an empty root, no Nine set is started
-# (the room bound above stops it before Twelve's first step).
+# A chain of the layered games alone: from an empty root, no Nine set is started (the room
+# bound above stops it before Twelve's first step).
 SKIP=$ROOT/skip-nine
 mkdir -p "$SKIP"
-if MORRIS_ROOT=$SKIP SKIP_NINE=1 LAYERS_ROOM=1000000000000000 bash scripts/long-runs.sh \
+if MORRIS_ROOT=$SKIP CHAIN="twelve lasker" LAYERS_ROOM=1000000000000000 bash scripts/long-runs.sh \
   > "$ROOT/skip.log" 2>&1; then
-  echo "long-runs.sh with SKIP_NINE went on without room for Twelve" >&2
+  echo "long-runs.sh went on without room for Twelve" >&2
   exit 1
 fi
 grep -q 'twelve needs .* more are missing' "$ROOT/skip.log" \
   && [ -z "$(find "$SKIP" -name 'nine*' -o -name '*.done')" ] \
-  || { tail -3 "$ROOT/skip.log"; echo "long-runs.sh with SKIP_NINE started a Nine set" >&2; exit 1; }
+  || { tail -3 "$ROOT/skip.log"; echo "a chain of the layered games started a Nine set" >&2; exit 1; }
+if MORRIS_ROOT=$SKIP CHAIN=nowhere bash scripts/long-runs.sh > "$ROOT/bad.log" 2>&1 \
+  || ! grep -q 'no run named nowhere' "$ROOT/bad.log"; then
+  echo "an unknown run was not refused by name" >&2
+  exit 1
+fi
 echo "long-run scripts rehearsed"
