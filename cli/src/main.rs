@@ -60,7 +60,9 @@ enum Command {
         after_help = "Limits (docs/web.md): a client (an IPv4 address, an IPv6 /64) over --client-rate or \
 --max-client-connections is answered 429 with Retry-After while the others go on; --rate and \
 --max-connections bound all clients together. SIGTERM or Ctrl-C stops accepting, lets the \
-answers in flight finish within --drain-timeout and exits 0.\n\n\
+answers in flight finish within --drain-timeout and exits 0. Answers carry an ETag of the \
+table set and Cache-Control (304 to a conditional request); GET /metrics gives Prometheus \
+counters (--no-metrics: none); a log line a request goes to stderr (none with --log off or RUST_LOG=off).\n\n\
 Examples:\n  morris serve --db dbs/nine            # then open http://127.0.0.1:8080/\n  morris serve --db dbs/s3 --stones 3 --moves-without-capture 8 --addr 127.0.0.1:9000\n  \
 morris serve --db dbs/nine --trust-proxy   # behind one reverse proxy that sets X-Forwarded-For"
     )]

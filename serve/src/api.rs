@@ -5,6 +5,7 @@
 
 use crate::clients::{ClientBuckets, ProxyHeader};
 use crate::limit::{Bucket, MAX_IN_FLIGHT};
+use crate::metrics::Metrics;
 use crate::params::Params;
 use crate::stats::{self, KeyReport};
 use crate::Args;
@@ -49,11 +50,29 @@ pub struct AppState {
     /// holds it, not the request: one whose client timed out still finishes (and fills the
     /// cache) before the next starts.
     stats_turn: Arc<tokio::sync::Mutex<()>>,
+    /// The validator of every answer of the tables (crate::cache), computed at start-up.
+    pub etag: String,
+    /// The validators of the embedded files, by route.
+    pub asset_tags: HashMap<&'static str, String>,
+    /// The table files of the directory (`.mdb` and `.mpk`), counted at start-up.
+    pub table_files: usize,
+    pub metrics: Arc<Metrics>,
+    /// Whether `/metrics` is served (`--no-metrics`).
+    pub metrics_route: bool,
 }
 
 impl AppState {
-    pub fn new(args: &Args, default: RuleSet) -> AppState {
-        AppState {
+    pub fn new(args: &Args, default: RuleSet) -> Result<AppState, String> {
+        let (etag, table_files) = crate::cache::set_validator(&args.db, &default)?;
+        let asset_tags = [
+            ("/", INDEX_HTML),
+            ("/app.js", APP_JS),
+            ("/style.css", STYLE_CSS),
+        ]
+        .into_iter()
+        .map(|(route, text)| (route, crate::cache::bytes_tag(text.as_bytes())))
+        .collect();
+        Ok(AppState {
             db: args.db.clone(),
             default,
             bucket: Bucket::new(args.rate),
@@ -66,7 +85,20 @@ impl AppState {
             tablebases: Mutex::new(HashMap::new()),
             stats: Mutex::new(HashMap::new()),
             stats_turn: Arc::new(tokio::sync::Mutex::new(())),
-        }
+            etag,
+            asset_tags,
+            table_files,
+            metrics: Arc::new(Metrics::default()),
+            metrics_route: !args.no_metrics,
+        })
+    }
+
+    /// The rule sets whose readers are open.
+    pub fn readers_open(&self) -> usize {
+        self.tablebases
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .len()
     }
 
     pub(crate) fn tablebase(&self, set: &RuleSet) -> Result<Arc<Tablebase>, ApiError> {

@@ -10,12 +10,16 @@
 //! (`--cors`), bounds the size of a request, the rate of requests and the connections of each
 //! client and of all, the time a request may take to arrive and to be answered, answers every
 //! bad request with a JSON error and a 4xx status rather than a panic, and on SIGTERM or
-//! Ctrl-C finishes what it is answering (within a bound) and exits 0.
+//! Ctrl-C finishes what it is answering (within a bound) and exits 0. Every answer carries a
+//! validator of the table set and a lifetime (`cache`), `/metrics` counts requests, latencies
+//! and refusals (`metrics`), and `run` logs a line a request through `tracing`.
 
 mod api;
+mod cache;
 mod clients;
 mod limit;
 mod listen;
+mod metrics;
 mod params;
 pub mod stats;
 
@@ -38,7 +42,7 @@ use std::time::Duration;
 #[derive(clap::Args, Clone, Debug)]
 #[command(
     after_help = "The board is at http://ADDR/ (the position is in the URL, so it can be shared), the\n\
-statistics at http://ADDR/stats, the API at /api/query, /api/moves, /api/analyze, /api/choose, /api/games, /api/stats.\n\n\
+statistics at http://ADDR/stats, the API at /api/query, /api/moves, /api/analyze, /api/choose, /api/games, /api/stats, the counters at /metrics.\n\n\
 Examples:\n  morris serve --db dbs/nine\n  morris serve --db dbs/nine --rules no-capture-50\n  morris serve --db dbs/s3 --stones 3 --addr 127.0.0.1:9000"
 )]
 pub struct Args {
@@ -98,6 +102,14 @@ pub struct Args {
     /// answer waits for the disk (it takes the set's size of RAM, as page cache)
     #[arg(long)]
     pub preload: bool,
+    /// Leave out `GET /metrics` (the Prometheus counters, not rate limited; an operator may
+    /// rather restrict the path at the proxy)
+    #[arg(long)]
+    pub no_metrics: bool,
+    /// Which log lines go to stderr, as `RUST_LOG` takes them (`info`: a line a request;
+    /// `warn` or `off`: none); without it, `RUST_LOG`, else `info`
+    #[arg(long, value_name = "FILTER")]
+    pub log: Option<String>,
 }
 
 /// A number of seconds on the command line: more than 0, at most a day, fractions allowed.
@@ -179,7 +191,7 @@ pub fn report(args: ReportArgs) -> Result<(), String> {
 
 /// The router of the server: the API, the board, the statistics page.
 fn router(state: Arc<AppState>) -> Router {
-    let api = Router::new()
+    let mut api = Router::new()
         .route("/api/query", get(api::query))
         .route("/api/analyze", get(api::analyze))
         .route("/api/choose", get(api::choose))
@@ -192,12 +204,25 @@ fn router(state: Arc<AppState>) -> Router {
         .route("/style.css", get(api::style_css))
         .fallback(api::not_found)
         .method_not_allowed_fallback(api::method_not_allowed);
-    api.layer(axum::extract::DefaultBodyLimit::max(limit::MAX_BODY))
-        .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            limit::guard,
-        ))
-        .with_state(state)
+    if state.metrics_route {
+        api = api.route("/metrics", get(metrics::endpoint));
+    }
+    // The last layer is the outermost: every request is timed and counted with the answer the
+    // guard gave it, and the guard's limits come before the 304 of a conditional request.
+    api.layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        cache::conditional,
+    ))
+    .layer(axum::extract::DefaultBodyLimit::max(limit::MAX_BODY))
+    .layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        limit::guard,
+    ))
+    .layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        metrics::observe,
+    ))
+    .with_state(state)
 }
 
 /// A server running on a thread of its own, for tests and embedders: dropping it (or
@@ -259,6 +284,7 @@ pub fn spawn(args: Args) -> Result<Running, String> {
 /// Runs the server in the foreground until SIGTERM or Ctrl-C, then lets the requests in
 /// flight finish (within `--drain-timeout`) and returns `Ok`.
 pub fn run(args: Args) -> Result<(), String> {
+    init_log(args.log.as_deref())?;
     let (state, listener) = prepare(&args)?;
     let addr = listener
         .local_addr()
@@ -280,6 +306,28 @@ pub fn run(args: Args) -> Result<(), String> {
     Ok(())
 }
 
+/// Sends the request lines of `tracing` (target `morris_serve::request`, level info) to
+/// stderr, filtered by `filter` or `RUST_LOG` (`target=level` directives, comma-separated),
+/// `info` by default. A subscriber already set (by an embedder) is kept.
+fn init_log(filter: Option<&str>) -> Result<(), String> {
+    let env = std::env::var("RUST_LOG").ok();
+    let text = filter.or(env.as_deref()).unwrap_or("info");
+    let targets: tracing_subscriber::filter::Targets = text
+        .parse()
+        .map_err(|e| format!("--log or RUST_LOG `{text}`: {e}"))?;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::Layer;
+    let _ = tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_filter(targets),
+        )
+        .try_init();
+    Ok(())
+}
+
 /// Serves on a runtime of its own until the future `stop` makes (on the runtime, before the
 /// first connection) completes, then drains and shuts the runtime down; a probe still running
 /// on the blocking pool is not waited for longer than a second (its client is gone).
@@ -294,7 +342,9 @@ fn serve_on<F: std::future::Future<Output = ()>>(
         let listener = tokio::net::TcpListener::from_std(listener)
             .map_err(|e| format!("cannot listen: {e}"))?;
         let stop = stop()?;
-        listen::serve(listener, router(state), bounds, stop).await
+        let metrics = state.metrics.clone();
+        let app = router(state);
+        listen::serve(listener, app, bounds, metrics, stop).await
     });
     rt.shutdown_timeout(Duration::from_secs(1));
     served
@@ -312,7 +362,7 @@ fn prepare(args: &Args) -> Result<(Arc<AppState>, std::net::TcpListener), String
     listener
         .set_nonblocking(true)
         .map_err(|e| format!("cannot listen on {}: {e}", args.addr))?;
-    let state = AppState::new(args, set);
+    let state = AppState::new(args, set)?;
     if args.preload {
         let tb = state.tablebase(&state.default).map_err(|e| e.error)?;
         let bytes = tb

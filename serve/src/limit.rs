@@ -9,7 +9,9 @@
 //! unless `--cors` says so.
 
 use crate::api::{ApiError, AppState};
+use crate::cache::NO_STORE;
 use crate::clients::Client;
+use crate::metrics::Reason;
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -96,18 +98,22 @@ impl Bucket {
     }
 }
 
-/// Who sent a request: the peer of its connection, or with `--trust-proxy` the address the
-/// proxy says it forwards for.
-fn client_of(state: &AppState, req: &Request) -> Client {
+/// The address that sent a request: the peer of its connection, or with `--trust-proxy` the
+/// address the proxy says it forwards for.
+pub(crate) fn client_ip(state: &AppState, req: &Request) -> IpAddr {
     let peer = req
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
-    let ip = state
+    state
         .trust_proxy
         .and_then(|h| h.client(req.headers()))
-        .unwrap_or(peer);
-    Client::of(ip)
+        .unwrap_or(peer)
+}
+
+/// Who sent a request, as the rate limits count clients.
+fn client_of(state: &AppState, req: &Request) -> Client {
+    Client::of(client_ip(state, req))
 }
 
 /// 429 with the whole seconds to wait (at least one) in `Retry-After`.
@@ -132,19 +138,25 @@ pub async fn guard(State(state): State<Arc<AppState>>, req: Request, next: Next)
     // tokens the others share.
     let refused = if api {
         match state.clients.take(client_of(&state, &req)) {
-            Err(wait) => Some((wait, "from your address")),
-            Ok(()) => state.bucket.take().err().map(|w| (w, "to this server")),
+            Err(wait) => Some((wait, "from your address", Reason::ClientRate)),
+            Ok(()) => state
+                .bucket
+                .take()
+                .err()
+                .map(|w| (w, "to this server", Reason::ServerRate)),
         }
     } else {
         None
     };
     let mut response = if too_long {
+        state.metrics.reject(Reason::TooLong);
         ApiError::new(
             StatusCode::URI_TOO_LONG,
             format!("the request is longer than {MAX_QUERY} characters"),
         )
         .into_response()
-    } else if let Some((wait, whose)) = refused {
+    } else if let Some((wait, whose, why)) = refused {
+        state.metrics.reject(why);
         too_many(wait, whose)
     } else {
         // The wait for a turn counts against the request's time too: no request hangs.
@@ -162,6 +174,7 @@ pub async fn guard(State(state): State<Arc<AppState>>, req: Request, next: Next)
         match tokio::time::timeout(timeout, work).await {
             Ok(r) => r,
             Err(_) => {
+                state.metrics.reject(Reason::Timeout);
                 let mut r = ApiError::new(
                     StatusCode::SERVICE_UNAVAILABLE,
                     format!(
@@ -176,7 +189,12 @@ pub async fn guard(State(state): State<Arc<AppState>>, req: Request, next: Next)
             }
         }
     };
+    let status = response.status();
     let h = response.headers_mut();
+    // Errors and refusals are the client's or the moment's, never to be kept.
+    if !(status.is_success() || status == StatusCode::NOT_MODIFIED) {
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static(NO_STORE));
+    }
     h.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),

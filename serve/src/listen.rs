@@ -6,6 +6,7 @@
 //! directly, the router being the same.
 
 use crate::clients::Client;
+use crate::metrics::{Metrics, Reason};
 use axum::extract::ConnectInfo;
 use axum::Router;
 use hyper::body::Incoming;
@@ -118,6 +119,7 @@ pub async fn serve(
     listener: TcpListener,
     app: Router,
     bounds: Bounds,
+    metrics: Arc<Metrics>,
     stop: impl Future<Output = ()>,
 ) -> Result<(), String> {
     let drain = bounds.drain_timeout;
@@ -145,6 +147,10 @@ pub async fn serve(
         let ticket = match open.admit(Client::of(peer.ip())) {
             Ok(t) => t,
             Err(why) => {
+                metrics.reject(match why {
+                    Refusal::Client => Reason::ClientConnections,
+                    Refusal::Server => Reason::ServerConnections,
+                });
                 refuse(stream, why);
                 continue;
             }

@@ -63,6 +63,8 @@ pub fn serve_args(db: &Path, rate: u32, cors: bool) -> Args {
         cors,
         stats_max_slots: 10_000_000,
         preload: false,
+        no_metrics: false,
+        log: None,
     }
 }
 
