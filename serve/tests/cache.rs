@@ -6,15 +6,14 @@
 
 mod common;
 
-use common::{built, get, serve_args, three_stones, Reply};
+use common::{built, get, serve_args, three_stones, ChildServer, Reply};
 use morris_db::format::Metric;
 use morris_serve::{spawn, Args};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn db() -> &'static Path {
     static DB: OnceLock<PathBuf> = OnceLock::new();
@@ -338,55 +337,17 @@ fn log_child_server() {
 #[cfg(unix)]
 #[test]
 fn run_logs_one_line_a_request() {
-    use std::io::{BufRead, BufReader};
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "log_child_server",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("MORRIS_SERVE_LOG_CHILD", db())
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    struct Kill(std::process::Child);
-    impl Drop for Kill {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut child = Kill(child);
-    let addr: SocketAddr = loop {
-        let line = lines.next().expect("the server's address").unwrap();
-        if let Some(rest) = line.split("http://").nth(1) {
-            break rest.split('/').next().unwrap().parse().unwrap();
-        }
-    };
+    let mut child = ChildServer::start(
+        "log_child_server",
+        "MORRIS_SERVE_LOG_CHILD",
+        db(),
+        &[("RUST_LOG", "info")],
+    );
+    let addr = child.addr;
     assert_eq!(get(addr, MOVES).status, 200);
     assert_eq!(get(addr, "/nowhere").status, 404);
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.0.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let began = Instant::now();
-    while child.0.try_wait().unwrap().is_none() {
-        assert!(began.elapsed() < Duration::from_secs(20), "still running");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let mut err = String::new();
-    child
-        .0
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    child.terminate();
+    let (_, err) = child.wait();
     let requests: Vec<&str> = err
         .lines()
         .filter(|l| l.contains("morris_serve::request"))

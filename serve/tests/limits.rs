@@ -7,13 +7,12 @@
 
 mod common;
 
-use common::{built, serve_args, three_stones, Reply};
+use common::{built, serve_args, three_stones, ChildServer, Reply};
 use morris_db::format::Metric;
 use morris_serve::{spawn, Args, ProxyHeader};
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -251,40 +250,15 @@ fn child_server() {
 #[cfg(unix)]
 #[test]
 fn sigterm_finishes_the_request_in_flight_and_exits_0() {
-    use std::io::{BufRead, BufReader};
-    let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_server", "--nocapture", "--test-threads=1"])
-        .env("MORRIS_SERVE_CHILD", db())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    struct Kill(std::process::Child);
-    impl Drop for Kill {
-        fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
-        }
-    }
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut child = Kill(child);
-    let addr: SocketAddr = loop {
-        let line = lines.next().expect("the server's address").unwrap();
-        if let Some(rest) = line.split("http://").nth(1) {
-            break rest.split('/').next().unwrap().parse().unwrap();
-        }
-    };
+    let mut child = ChildServer::start("child_server", "MORRIS_SERVE_CHILD", db(), &[]);
+    let addr = child.addr;
     // A request half sent, and a keep-alive connection idle after its answer (which, being
     // accepted after the first, shows that the first was accepted too).
     let mut in_flight = connect_from("127.0.0.1", addr);
     write!(in_flight, "GET {MOVES} HTTP/1.1\r\nHost: localhost\r\n").unwrap();
     let mut idle = connect_from("127.0.0.1", addr);
     assert_eq!(get_on(&mut idle, MOVES, "").status, 200);
-    let killed = Command::new("kill")
-        .args(["-TERM", &child.0.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
+    child.terminate();
     // It stops accepting...
     let began = Instant::now();
     while let Ok(s) = TcpStream::connect_timeout(&addr, Duration::from_secs(1)) {
@@ -298,22 +272,7 @@ fn sigterm_finishes_the_request_in_flight_and_exits_0() {
     let r = read_reply(&mut in_flight);
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(r.headers.contains("connection: close"), "{}", r.headers);
-    let began = Instant::now();
-    let status = loop {
-        if let Some(s) = child.0.try_wait().unwrap() {
-            break s;
-        }
-        assert!(began.elapsed() < Duration::from_secs(20), "still running");
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let (status, err) = child.wait();
     assert_eq!(status.code(), Some(0));
-    let mut err = String::new();
-    child
-        .0
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
     assert!(err.contains("SIGTERM") && err.contains("stopped"), "{err}");
 }

@@ -115,3 +115,78 @@ pub fn enc(s: &str) -> String {
         })
         .collect()
 }
+
+/// A server run in a process of its own, so that a test can send it a signal and read what it
+/// logged: the test binary started again with only `test` run (a test that serves the
+/// tables of `db` when `env` names them, and does nothing in a normal run), `extra` set in
+/// its environment. Killed when dropped.
+pub struct ChildServer {
+    child: std::process::Child,
+    /// Its standard output, held open: a server whose pipe closed would fail at its next line.
+    _stdout: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+    pub addr: SocketAddr,
+}
+
+impl ChildServer {
+    pub fn start(test: &str, env: &str, db: &Path, extra: &[(&str, &str)]) -> ChildServer {
+        use std::io::{BufRead, BufReader};
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", test, "--nocapture", "--test-threads=1"])
+            .env(env, db)
+            .envs(extra.iter().copied())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let addr = loop {
+            let line = lines.next().expect("the server's address").unwrap();
+            if let Some(rest) = line.split("http://").nth(1) {
+                break rest.split('/').next().unwrap().parse().unwrap();
+            }
+        };
+        ChildServer {
+            child,
+            _stdout: lines,
+            addr,
+        }
+    }
+
+    /// Sends SIGTERM.
+    pub fn terminate(&self) {
+        let killed = std::process::Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+    }
+
+    /// Whether it has exited, and how.
+    pub fn try_wait(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().unwrap()
+    }
+
+    /// Its exit status once it exits, within 20 s, and all it wrote to standard error.
+    pub fn wait(&mut self) -> (std::process::ExitStatus, String) {
+        let began = std::time::Instant::now();
+        let status = loop {
+            if let Some(s) = self.try_wait() {
+                break s;
+            }
+            assert!(began.elapsed() < Duration::from_secs(20), "still running");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let mut err = String::new();
+        let stderr = self.child.stderr.take();
+        stderr.unwrap().read_to_string(&mut err).unwrap();
+        (status, err)
+    }
+}
+
+impl Drop for ChildServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
