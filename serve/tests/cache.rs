@@ -326,12 +326,7 @@ fn metrics_count_refusals_by_reason_and_are_not_rate_limited() {
 /// `run_logs_one_line_a_request`, when `MORRIS_SERVE_LOG_CHILD` names the database.
 #[test]
 fn log_child_server() {
-    let Some(dir) = std::env::var_os("MORRIS_SERVE_LOG_CHILD") else {
-        return;
-    };
-    let mut a = serve_args(Path::new(&dir), 1_000_000, false);
-    a.drain_timeout = Duration::from_secs(5);
-    morris_serve::run(a).unwrap();
+    common::serve_if_child("MORRIS_SERVE_LOG_CHILD");
 }
 
 #[cfg(unix)]

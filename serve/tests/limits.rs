@@ -239,12 +239,7 @@ fn a_request_over_its_time_is_503() {
 /// `MORRIS_SERVE_CHILD` set to the database; without it, nothing.
 #[test]
 fn child_server() {
-    let Some(dir) = std::env::var_os("MORRIS_SERVE_CHILD") else {
-        return;
-    };
-    let mut a = serve_args(Path::new(&dir), 1_000_000, false);
-    a.drain_timeout = Duration::from_secs(5);
-    morris_serve::run(a).unwrap();
+    common::serve_if_child("MORRIS_SERVE_CHILD");
 }
 
 #[cfg(unix)]

@@ -116,6 +116,17 @@ pub fn enc(s: &str) -> String {
         .collect()
 }
 
+/// The body of the test a [`ChildServer`] runs: serves the database `env` names, in the
+/// foreground until a signal stops it; without `env` set (a normal test run), nothing.
+pub fn serve_if_child(env: &str) {
+    let Some(dir) = std::env::var_os(env) else {
+        return;
+    };
+    let mut a = serve_args(Path::new(&dir), 1_000_000, false);
+    a.drain_timeout = Duration::from_secs(5);
+    morris_serve::run(a).unwrap();
+}
+
 /// A server run in a process of its own, so that a test can send it a signal and read what it
 /// logged: the test binary started again with only `test` run (a test that serves the
 /// tables of `db` when `env` names them, and does nothing in a normal run), `extra` set in
