@@ -2,7 +2,7 @@
 # Every run of hours, chained in one order, for a machine whose disk is kept from one run to
 # the next. Each step leaves a marker and resumes, so the same command after an interruption
 # (a reboot, the machine's processes ended) goes on where it stopped. At nice 19 throughout:
-# run it in a session of its own and work beside it.
+# start it with setsid and work beside it.
 #
 #   setsid nohup bash scripts/long-runs.sh >> ~/morris-dbs/long-runs.log 2>&1 < /dev/null &
 #   CHAIN="nine-nc50" bash scripts/long-runs.sh    # some runs only, in the order given

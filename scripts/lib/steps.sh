@@ -4,9 +4,9 @@
 mkdir -p "$ROOT/logs" "$ROOT/state" "$ROOT/bin"
 
 # Nice 19 yields the cores to other work only within one scheduling group: where the kernel
-# groups processes by session (autogroup) and the chain leads a session of its own (started
-# with setsid), its group would still get an equal share of the cores. So that group's own
-# nice value is set too; a chain inside another session (a terminal, CI) leaves it alone.
+# groups processes by the terminal or `setsid` that started them (autogroup) and the chain was
+# started with setsid, its group would still get an equal share of the cores. So that group's
+# own nice value is set too; a chain started from a terminal or CI leaves it alone.
 if [ "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" ] && [ -w /proc/self/autogroup ]; then
   echo 19 > /proc/self/autogroup 2>/dev/null || true
 fi

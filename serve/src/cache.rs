@@ -72,22 +72,19 @@ pub fn set_validator(db: &Path, default: &RuleSet) -> Result<(String, usize), St
     let tables =
         morris_db::format::info::inspect(db, morris_db::format::Checks { checksum: false })
             .map_err(|e| format!("cannot list {}: {e}", db.display()))?;
-    for t in &tables {
-        let sum = match &t.status {
-            Ok(h) => format!("{:016x}", h.checksum),
-            Err(e) => format!("error: {e}"),
-        };
-        files.push((name(&t.path), sum));
-    }
     let packed = morris_packed::info::inspect(db, false)
         .map_err(|e| format!("cannot list {}: {e}", db.display()))?;
-    for t in &packed {
-        let sum = match &t.status {
-            Ok(h) => format!("{:016x}", h.checksum),
-            Err(e) => format!("error: {e}"),
-        };
-        files.push((name(&t.path), sum));
-    }
+    let sum = |checksum: Result<u64, &morris_db::format::DbError>| match checksum {
+        Ok(c) => format!("{c:016x}"),
+        Err(e) => format!("error: {e}"),
+    };
+    let raw = tables
+        .iter()
+        .map(|t| (&t.path, t.status.as_ref().map(|h| h.checksum)));
+    let packed = packed
+        .iter()
+        .map(|t| (&t.path, t.status.as_ref().map(|h| h.checksum)));
+    files.extend(raw.chain(packed).map(|(path, c)| (name(path), sum(c))));
     files.sort();
     let mut h = Xxh3::new();
     h.update(
